@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * getdentsplus: read a batch of directory entries together with their stat
+ * data and attribute-presence bits in one call.
+ *
+ * This is the only copy of the ABI.  The kernel module, lib/dirplus and the
+ * tests all include it.  Fixed-width types only: the layout is the same for
+ * 32- and 64-bit callers.
+ *
+ *   long getdentsplus(int dirfd, void *buf, size_t size,
+ *                     unsigned int statx_mask, unsigned int flags);
+ *
+ * Returns the number of bytes written to buf (a sequence of struct
+ * getdentsplus_entry records), 0 at end of directory, or -1 with errno.
+ * Reading resumes through the file position exactly like getdents64(2):
+ * after a call, the position is the d_off of the last record returned, so
+ * getdents64, lseek and getdentsplus may be interleaved on the same fd.
+ *
+ * Errors for the call as a whole: EBADF (bad or O_PATH fd), ENOTDIR,
+ * EINVAL (unknown flag or mask bits, size too small for one record),
+ * EFAULT (buffer not writable; the position is left at the first entry
+ * that was not delivered).  Per-entry failures never fail the call: they
+ * are reported in the record's "error" field.
+ *
+ * The syscall number is not fixed: the module picks a free slot of the
+ * x86-64 table and publishes it in /sys/module/getdentsplus/parameters/nr.
+ * The same operation is available as GETDENTSPLUS_IOC on /dev/getdentsplus.
+ */
+#ifndef _UAPI_LINUX_GETDENTSPLUS_H
+#define _UAPI_LINUX_GETDENTSPLUS_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+#include <linux/stat.h>		/* struct statx, STATX_* */
+
+#define GETDENTSPLUS_ABI_VERSION	1
+
+/* Request flags. */
+#define GDP_FOLLOW		0x0001	/* stat symlink targets (stat, not lstat) */
+#define GDP_NO_AUTOMOUNT	0x0002	/* like AT_NO_AUTOMOUNT */
+#define GDP_STATX_FORCE_SYNC	0x0004	/* like AT_STATX_FORCE_SYNC */
+#define GDP_STATX_DONT_SYNC	0x0008	/* like AT_STATX_DONT_SYNC */
+#define GDP_WANT_ACL		0x0010	/* compute GDP_ATTR_ACL_ACCESS/DEFAULT */
+#define GDP_WANT_LABEL		0x0020	/* compute GDP_ATTR_LABEL */
+#define GDP_WANT_CAP		0x0040	/* compute GDP_ATTR_CAP */
+#define GDP_FLAGS_ALL		0x007f
+
+/* Attribute bits of an entry (both in attr and attr_unknown). */
+#define GDP_ATTR_ACL_ACCESS	0x0001	/* system.posix_acl_access, size > 0 */
+#define GDP_ATTR_ACL_DEFAULT	0x0002	/* system.posix_acl_default exists (dirs) */
+#define GDP_ATTR_LABEL		0x0004	/* security.selinux exists */
+#define GDP_ATTR_CAP		0x0008	/* security.capability exists */
+#define GDP_ATTR_ALL		0x000f
+
+/*
+ * One record.  Records start 8-byte aligned; reclen covers the header, the
+ * name, its terminating NUL and padding.  Every byte of a record (padding
+ * included) is written by the kernel: nothing is left uninitialised.
+ */
+struct getdentsplus_entry {
+	__u64 d_ino;		/* as getdents64 reports it */
+	__s64 d_off;		/* position of the next entry */
+	__u32 reclen;		/* multiple of 8 */
+	__u16 namelen;		/* strlen(name) */
+	__u8 d_type;		/* DT_* */
+	__u8 __pad0;
+	__s32 error;		/* 0, or a positive errno: stx not valid */
+	__u32 attr;		/* GDP_ATTR_* known to be present */
+	__u32 attr_unknown;	/* GDP_ATTR_* not determined (or not asked) */
+	__u32 __pad1;
+	struct statx stx;	/* stx.stx_mask: the fields actually filled */
+	char name[];		/* NUL-terminated */
+};
+
+#define GETDENTSPLUS_ENTRY_MIN \
+	((__u32)((sizeof(struct getdentsplus_entry) + 1 + 7) & ~7u))
+
+/* Argument of GETDENTSPLUS_IOC on /dev/getdentsplus. */
+struct getdentsplus_args {
+	__s32 dirfd;
+	__u32 flags;		/* GDP_* */
+	__u64 buf;		/* user pointer */
+	__u64 size;
+	__u32 statx_mask;	/* STATX_* */
+	__u32 __reserved;	/* must be 0 */
+};
+
+#define GETDENTSPLUS_IOC_MAGIC	0xd9
+#define GETDENTSPLUS_IOC	_IOWR(GETDENTSPLUS_IOC_MAGIC, 1, struct getdentsplus_args)
+
+#define GETDENTSPLUS_DEVICE	"/dev/getdentsplus"
+#define GETDENTSPLUS_NR_PATH	"/sys/module/getdentsplus/parameters/nr"
+
+#endif /* _UAPI_LINUX_GETDENTSPLUS_H */

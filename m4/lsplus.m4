@@ -1,0 +1,48 @@
+# lsplus.m4 -- lsplus's own configure probes.
+
+# LSPLUS_WARNINGS: -Wall -Wextra where the compiler takes them.
+AC_DEFUN([LSPLUS_WARNINGS], [
+  AC_ARG_ENABLE([werror],
+    [AS_HELP_STRING([--enable-werror], [treat compiler warnings as errors])],
+    [], [enable_werror=no])
+  LSPLUS_CFLAGS="-Wall -Wextra -Wno-sign-compare -Wno-unused-parameter"
+  AS_IF([test "x$enable_werror" = xyes],
+        [LSPLUS_CFLAGS="$LSPLUS_CFLAGS -Werror"])
+  AC_SUBST([LSPLUS_CFLAGS])
+])
+
+# LSPLUS_SANITIZERS: --enable-sanitizers builds everything with ASan+UBSan.
+AC_DEFUN([LSPLUS_SANITIZERS], [
+  AC_ARG_ENABLE([sanitizers],
+    [AS_HELP_STRING([--enable-sanitizers],
+                    [build with AddressSanitizer and UndefinedBehaviorSanitizer])],
+    [], [enable_sanitizers=no])
+  SANITIZER_CFLAGS=
+  AS_IF([test "x$enable_sanitizers" = xyes], [
+    SANITIZER_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+    AC_DEFINE([USE_SANITIZERS], [1], [Define if built with ASan+UBSan.])
+  ])
+  AC_SUBST([SANITIZER_CFLAGS])
+  AM_CONDITIONAL([USE_SANITIZERS], [test "x$enable_sanitizers" = xyes])
+])
+
+# LSPLUS_LIBS: liburing (io_uring backend), libcap.
+AC_DEFUN([LSPLUS_LIBS], [
+  AC_ARG_WITH([liburing],
+    [AS_HELP_STRING([--without-liburing], [do not build the io_uring backend])],
+    [], [with_liburing=check])
+  URING_LIBS=
+  AS_IF([test "x$with_liburing" != xno], [
+    AC_CHECK_HEADER([liburing.h], [
+      AC_CHECK_LIB([uring], [io_uring_queue_init], [
+        AC_DEFINE([HAVE_LIBURING], [1], [Define if liburing is available.])
+        URING_LIBS=-luring
+        have_liburing=yes])])
+    AS_IF([test "x$with_liburing" = xyes && test "x$have_liburing" != xyes],
+          [AC_MSG_ERROR([--with-liburing given but liburing not found])])
+  ])
+  AS_IF([test "x$have_liburing" = xyes],
+        [AC_DEFINE([USE_URING], [1], [Define to build the io_uring backend.])])
+  AM_CONDITIONAL([USE_URING], [test "x$have_liburing" = xyes])
+  AC_SUBST([URING_LIBS])
+])

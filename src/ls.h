@@ -1,0 +1,311 @@
+/* ls.h -- types, options and cross-file interfaces of lsplus's ls.
+
+   File map (one concern per file):
+     ls.c          main(): option parsing (getopt_long + argmatch), the
+                   environment (COLUMNS, TABSIZE, TIME_STYLE, LS_BLOCK_SIZE,
+                   BLOCK_SIZE, QUOTING_STYLE, LS_COLORS via ls-color.c,
+                   LSPLUS_BACKEND), operands, exit status, --help/--version
+     ls-gather.c   filling struct fileinfo: operands (stat, -H/-L), directory
+                   contents through lib/dirplus, symlink targets, ACL/label/
+                   capability bits, -Z contexts, --hide/-I/-a/-A filtering
+     ls-recurse.c  listing directories: headers, "total", -R with
+                   directories opened relative to their parent fd, cycle
+                   detection (dev/ino), error reporting
+     ls-sort.c     sort_files(): every --sort key, -r, --group-directories-first
+     ls-layout.c   print_current_files(): -1 -C -x -m -l, column fitting,
+                   tab stops, --zero
+     ls-long.c     long format line, field widths, sizes/blocks (human),
+                   owner/group/author, device numbers, -i -s -Z columns
+     ls-time.c     timestamps: --time-style, the six-month rule, --full-time
+     ls-name.c     names: quoting styles, -b -q -N -Q, widths, indicators
+                   (-F -p --file-type), hyperlinks
+     ls-color.c    LS_COLORS parsing and colouring of names
+     ls-out.c      every byte of output goes through here: counts bytes for
+                   --dired, records //DIRED// offsets
+
+   Conventions: report errors with error() and quoteaf(), keep the exit
+   status ladder (LS_MINOR_PROBLEM / LS_FAILURE) exactly like GNU ls; all
+   output to stdout goes through ls-out.c.  */
+
+#ifndef LS_H
+#define LS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "quotearg.h"
+
+/* Exit statuses, as in GNU ls.  */
+enum
+{
+  LS_MINOR_PROBLEM = 1,	/* e.g. a file could not be accessed */
+  LS_FAILURE = 2,	/* serious trouble: bad usage, command-line operand
+                           that does not exist, write error */
+};
+
+/* The type of a file, as far as ls cares.  */
+enum filetype
+{
+  unknown,
+  fifo,
+  chardev,
+  directory,
+  blockdev,
+  normal,
+  symbolic_link,
+  sock,
+  whiteout,
+  arg_directory		/* a command-line operand that is a directory */
+};
+
+/* What the long format shows after the mode string.  */
+enum acl_type
+{
+  ACL_T_NONE,
+  ACL_T_LSM_CONTEXT_ONLY,	/* '.' */
+  ACL_T_YES			/* '+' */
+};
+
+struct fileinfo
+{
+  char *name;			/* operand as given, or the entry name */
+  char *linkname;		/* symlink target (long format, -F, color) */
+  char *absolute_name;		/* for --hyperlink; NULL otherwise */
+  struct stat stat;
+  struct timespec btime;	/* birth time, valid if btime_ok */
+  bool btime_ok;
+  uint64_t d_ino;		/* inode from the directory entry, 0 if none */
+  enum filetype filetype;
+  mode_t linkmode;		/* st_mode of the symlink target, if linkok */
+  char *scontext;		/* security context for -Z, or "?" */
+  bool stat_ok;			/* stat succeeded */
+  bool linkok;			/* symlink target can be stat'ed */
+  enum acl_type acl_type;
+  bool has_capability;
+  int quoted;			/* -1 unknown, 0 no quotes needed, 1 quoted,
+                                   2 (see ls-name.c) */
+  size_t width;			/* cached name width, 0 if not computed */
+};
+
+/* ---- options (defined in ls.c, set by option parsing) ---- */
+
+enum format
+{
+  long_format,		/* -l and other options that imply -l */
+  one_per_line,		/* -1 */
+  many_per_line,	/* -C */
+  horizontal,		/* -x */
+  with_commas		/* -m */
+};
+extern enum format format;
+
+enum time_type
+{
+  time_mtime = 0,	/* default */
+  time_ctime,		/* -c */
+  time_atime,		/* -u */
+  time_btime,		/* birth time */
+  time_numtypes
+};
+extern enum time_type time_type;
+
+enum sort_type
+{
+  sort_name = 0,	/* default */
+  sort_extension,	/* -X */
+  sort_width,		/* --sort=width */
+  sort_size,		/* -S */
+  sort_version,		/* -v */
+  sort_time,		/* -t; uses time_type */
+  sort_none,		/* -U */
+  sort_numtypes
+};
+extern enum sort_type sort_type;
+extern bool sort_reverse;		/* -r */
+extern bool directories_first;		/* --group-directories-first */
+
+enum dereference_symlink
+{
+  DEREF_UNDEFINED = 0,
+  DEREF_NEVER,
+  DEREF_COMMAND_LINE_ARGUMENTS,		/* -H */
+  DEREF_COMMAND_LINE_SYMLINK_TO_DIR,	/* the default w/o -l, -d, -F... */
+  DEREF_ALWAYS				/* -L */
+};
+extern enum dereference_symlink dereference;
+
+enum indicator_style
+{
+  none = 0,		/*     (default) */
+  slash,		/* -p  '/' */
+  file_type,		/* --file-type  '/' '@' '|' '=' '>' */
+  classify		/* -F  as file_type, plus '*' */
+};
+extern enum indicator_style indicator_style;
+
+enum ignore_mode
+{
+  IGNORE_DEFAULT = 0,	/* ignore names starting with '.' */
+  IGNORE_DOT_AND_DOTDOT,	/* -A: ignore "." and ".." only */
+  IGNORE_MINIMAL	/* -a: ignore nothing */
+};
+extern enum ignore_mode ignore_mode;
+
+/* Linked lists of shell patterns (-I PAT, --hide=PAT).  */
+struct ignore_pattern
+{
+  const char *pattern;
+  struct ignore_pattern *next;
+};
+extern struct ignore_pattern *ignore_patterns;	/* -I, -B */
+extern struct ignore_pattern *hide_patterns;	/* --hide, unless -a/-A */
+
+extern bool print_owner;		/* not -g */
+extern bool print_group;		/* not -G / -o */
+extern bool print_author;		/* --author */
+extern bool numeric_ids;		/* -n */
+extern bool print_block_size;		/* -s */
+extern bool print_inode;		/* -i */
+extern bool print_scontext;		/* -Z */
+extern bool recursive;			/* -R */
+extern bool immediate_dirs;		/* -d */
+extern bool print_with_color;		/* --color resolved to yes */
+extern bool print_hyperlink;		/* --hyperlink resolved to yes */
+extern bool dired;			/* -D, only with long format */
+extern bool qmark_funny_chars;		/* -q resolved */
+extern bool align_variable_outer_quotes; /* shell-escape-ish alignment */
+extern char eolbyte;			/* '\n', or '\0' with --zero */
+extern bool print_dir_name;		/* print "dir:" headers */
+extern bool format_needs_stat;
+extern bool format_needs_type;
+extern bool full_time;
+
+/* Sizes: -s blocks and -l sizes (gnulib human.h options).  */
+extern int human_output_opts;
+extern uintmax_t output_block_size;
+extern int file_human_output_opts;
+extern uintmax_t file_output_block_size;
+
+/* Line length for -C -x -m; 0 means no limit.  Tab size, 0 = no tabs.  */
+extern size_t line_length;
+extern size_t tabsize;
+
+/* Quoting (set in ls.c from -b -q -N -Q --quoting-style QUOTING_STYLE).  */
+extern struct quoting_options *filename_quoting_options;
+extern struct quoting_options *dirname_quoting_options;
+
+/* Time formats: [0] for old files, [1] for recent ones (strftime
+   formats; NULL entries when --time-style=locale falls back).  */
+extern char const *long_time_format[2];
+
+/* Exit status so far.  */
+extern int exit_status;
+
+/* The backend requested with LSPLUS_BACKEND (lib/dirplus.h values).  */
+extern int dirplus_backend;
+
+/* ---- ls-out.c: all output ---- */
+extern off_t dired_pos;			/* bytes written so far */
+void out_bytes (char const *s, size_t n);
+void out_str (char const *s);
+void out_char (char c);
+void out_spaces (size_t n);
+/* Record a name's byte span for //DIRED// (start, end offsets).  */
+void dired_add_name (off_t start, off_t end);
+/* Record a directory header's span for //SUBDIRED//.  */
+void dired_add_subdir (off_t start, off_t end);
+/* Print a directory header line ("  dir:" with --dired indentation).  */
+void dired_indent (void);
+/* At exit: print //DIRED//, //SUBDIRED//, //DIRED-OPTIONS// if dired.  */
+void dired_finish (void);
+
+/* ---- ls-color.c ---- */
+/* Parse LS_COLORS (and COLORTERM defaults); returns false (and disables
+   colour) if it is malformed, after a diagnostic like GNU's.  */
+bool color_init (void);
+/* Start the colour for F (or its link target if SYMLINK_TARGET); returns
+   true if a colour sequence was emitted.  */
+bool color_start (struct fileinfo const *f, bool symlink_target);
+/* End the colour started by color_start.  */
+void color_end (void);
+/* Before non-filename text after a coloured name (e.g. indicator).  */
+void color_prep_non_filename_text (void);
+/* At exit: reset the terminal if any colour was used.  */
+void color_finish (void);
+/* Whether a colour is set for 'ca', 'or', 'mi', ... (used by gathering
+   to decide what must be stat'ed).  */
+bool color_needs_link_target (void);
+bool color_needs_capability (void);
+bool color_needs_stat (void);
+
+/* ---- ls-name.c ---- */
+/* Called once after options: prepares quoting and hyperlink state.  */
+void name_init (void);
+/* Printed width of F's name as quoted (cached in F->width).  */
+size_t name_width (struct fileinfo *f);
+/* Print F's name (colour, hyperlink, quoting); START_COL is the current
+   output column (for tab computations by the caller).  Returns width.  */
+size_t print_name (struct fileinfo *f);
+/* The -F / -p / --file-type character for F, or 0 for none.  */
+char type_indicator_char (struct fileinfo const *f, bool stat_ok,
+                          mode_t mode, enum filetype type);
+/* Name plus inode, blocks, context and indicator as in -C/-x/-1/-m.  */
+size_t print_file_name_and_frills (struct fileinfo *f, size_t start_col);
+size_t length_of_file_name_and_frills (struct fileinfo *f);
+/* Quote NAME for a diagnostic or header with dirname quoting.  */
+size_t print_dir_name_quoted (char const *name);
+/* Does any file in V need outer quotes (shell-escape alignment)?  */
+void name_check_quoting (struct fileinfo **v, size_t n);
+
+/* ---- ls-long.c ---- */
+/* Column widths of the current listing, computed over all its files.  */
+struct long_widths
+{
+  int inode, block_size, nlink, scontext, owner, group, author,
+      major, minor, file_size;
+};
+extern struct long_widths widths;
+void long_widths_reset (void);
+void long_widths_update (struct fileinfo const *f);
+void print_long_format (struct fileinfo *f);
+/* Blocks for -s / "total", formatted like GNU; writes into BUF.  */
+char const *format_blocks (uintmax_t blocks, char *buf);
+extern bool any_has_acl;		/* a '+' or '.' column is needed */
+
+/* ---- ls-time.c ---- */
+/* Parse --time-style / TIME_STYLE (exits with GNU's message on error).  */
+void time_style_init (char const *style);
+/* The timestamp of F selected by time_type; false if unavailable.  */
+bool file_time (struct fileinfo const *f, struct timespec *ts);
+/* Format F's time for the long format into BUF (returns length), or
+   write "?" padded.  */
+size_t format_file_time (struct fileinfo const *f, char *buf, size_t size);
+/* Called at startup: current_time used by the six-month rule.  */
+void time_init (void);
+
+/* ---- ls-sort.c ---- */
+void sort_files (struct fileinfo **v, size_t n);
+
+/* ---- ls-layout.c ---- */
+void print_current_files (struct fileinfo **v, size_t n);
+
+/* ---- ls-gather.c / ls-recurse.c ---- */
+/* The files of the current listing.  */
+struct file_list
+{
+  struct fileinfo *files;
+  size_t used, alloc;
+};
+void list_files_init (void);
+/* Add one file; returns the blocks it adds to "total".  */
+uintmax_t gobble_operand (char const *name, bool command_line_arg);
+/* List one directory (possibly recursively).  */
+void list_directory (int parentfd, char const *name, char const *realname,
+                     bool command_line_arg);
+
+#endif /* LS_H */

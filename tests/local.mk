@@ -1,0 +1,1 @@
+## tests/local.mk: everything "make check" runs.
