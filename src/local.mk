@@ -1,6 +1,10 @@
 ## src/local.mk: the ls program.
 bin_PROGRAMS += src/ls
-src_ls_SOURCES = src/ls.c src/ls.h
+src_ls_SOURCES = src/ls.c src/ls.h \
+	src/ls-color.c \
+	src/ls-long.c \
+	src/ls-name.c \
+	src/ls-time.c
 src_ls_LDADD = lib/libdirplus.a lib/libgnu.a $(URING_LIBS) \
 	$(LIB_ACL) $(LIB_HAS_ACL) $(LIB_CLOCK_GETTIME) $(LIBINTL) $(LIB_MBRTOWC) \
 	$(LIB_SETLOCALE_NULL) $(LIB_NANOSLEEP) $(LIB_HARD_LOCALE)
