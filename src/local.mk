@@ -3,10 +3,12 @@ bin_PROGRAMS += src/ls
 src_ls_SOURCES = \
 	src/ls-color.c \
 	src/ls-gather.c \
+	src/ls-layout.c \
 	src/ls-long.c \
 	src/ls-name.c \
 	src/ls-out.c \
 	src/ls-recurse.c \
+	src/ls-sort.c \
 	src/ls-stubs.c \
 	src/ls-time.c \
 	src/ls.c \
