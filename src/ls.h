@@ -261,6 +261,15 @@ size_t length_of_file_name_and_frills (struct fileinfo *f);
 size_t print_dir_name_quoted (char const *name);
 /* Does any file in V need outer quotes (shell-escape alignment)?  */
 void name_check_quoting (struct fileinfo **v, size_t n);
+/* (requested by ls-long.c) Like GNU's print_name_with_quoting: print
+   F's name, or its link target if SYMLINK_TARGET, with the alignment
+   pad space (never for a target), colour, hyperlink and quoting; if
+   DIRED_NAME, record the quoted name's byte span (after the pad, without
+   colour/hyperlink bytes) with dired_add_name.  START_COL is the output
+   column where printing starts (for the clear-to-eol logic).  Returns
+   the bytes written for the name plus the pad, like GNU.  */
+size_t print_name_with_quoting (struct fileinfo *f, bool symlink_target,
+                                bool dired_name, size_t start_col);
 
 /* ---- ls-long.c ---- */
 /* Column widths of the current listing, computed over all its files.  */
@@ -278,6 +287,9 @@ char const *format_blocks (uintmax_t blocks, char *buf);
 extern bool any_has_acl;		/* a '+' or '.' column is needed */
 
 /* ---- ls-time.c ---- */
+/* Size of a buffer for format_file_time (GNU's limit of 1000 bytes on a
+   formatted timestamp, plus the NUL).  */
+enum { LS_TIME_BUFSIZE = 1001 };
 /* Parse --time-style / TIME_STYLE (exits with GNU's message on error).  */
 void time_style_init (char const *style);
 /* The timestamp of F selected by time_type; false if unavailable.  */
