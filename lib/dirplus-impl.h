@@ -1,0 +1,104 @@
+/* dirplus-impl.h -- internals shared by dirplus.c and its backends.
+
+   File map:
+     dirplus.c        backend choice (LSPLUS_BACKEND), open/read/close,
+                      getdents64 batching, attribute bits from xattr lists,
+                      the per-device "xattrs unsupported" cache
+     dirplus-sync.c   statx (+ one listxattr) per entry
+     dirplus-uring.c  batched IORING_OP_STATX / IORING_OP_GETXATTR
+     dirplus-gdp.c    the getdentsplus kernel module's call  */
+
+#ifndef DIRPLUS_IMPL_H
+#define DIRPLUS_IMPL_H
+
+#include "dirplus.h"
+
+/* Size of the getdents64 buffer.  */
+#define DIRPLUS_BUFSIZE (64 * 1024)
+
+/* The attribute bits each DIRPLUS_WANT_* flag asks for.  */
+#define DIRPLUS_ATTR_ACL (DIRPLUS_ATTR_ACL_ACCESS | DIRPLUS_ATTR_ACL_DEFAULT)
+
+struct dirplus_dir
+{
+  int fd;
+  unsigned int mask;		/* statx mask asked */
+  unsigned int flags;		/* DIRPLUS_* request flags */
+  enum dirplus_backend backend;
+  bool eof;
+  dirplus_filter_fn filter;
+  void *filter_arg;
+  char *buf;			/* getdents64 (or getdentsplus) buffer */
+  size_t bufsize;
+  struct dirplus_entry *ents;	/* the current batch */
+  size_t nents, cap;
+};
+
+/* A backend: how a batch is produced.  READ fills D->ents (D->nents) with
+   the next batch and returns their number, 0 at the end, -1 with errno.  */
+struct dirplus_ops
+{
+  ssize_t (*read) (struct dirplus_dir *d);
+};
+
+/* Global counters.  */
+extern struct dirplus_stats dirplus_counters;
+
+/* Attribute bits asked for by request FLAGS.  */
+unsigned int dirplus_wanted_attrs (unsigned int flags);
+
+/* Read the next getdents64 buffer of D and turn it into entries (filtered,
+   not stat'ed).  Returns the number of entries, 0 at the end.  */
+ssize_t dirplus_getdents_batch (struct dirplus_dir *d);
+
+/* Make room for N entries in D->ents.  */
+int dirplus_reserve (struct dirplus_dir *d, size_t n);
+
+/* Whether ERR means "this filesystem has no xattr support".  */
+bool dirplus_errno_unsupported (int err);
+
+/* The per-device "xattrs unsupported" cache.  */
+bool dirplus_dev_unsupported (dev_t dev);
+void dirplus_dev_mark_unsupported (dev_t dev);
+
+/* The device of a stat'ed entry.  */
+dev_t dirplus_entry_dev (const struct dirplus_entry *e);
+
+/* The attribute bits to compute for entry E (already stat'ed) given the
+   request FLAGS: none for a failed stat, no ACL/capability bits for an
+   unfollowed symlink, none on a device known unsupported.  Sets
+   E->attr_unknown/attr_errno for a failed stat.  */
+unsigned int dirplus_attrs_needed (struct dirplus_entry *e,
+                                   unsigned int flags);
+
+/* Set E's attribute bits (among BITS) from the NUL-separated xattr name
+   LIST of LEN bytes.  */
+void dirplus_attrs_from_list (struct dirplus_entry *e, unsigned int bits,
+                              const char *list, size_t len);
+
+/* Record the outcome of a failed attribute query (errno ERR) for E.  */
+void dirplus_attrs_failed (struct dirplus_entry *e, unsigned int bits,
+                           int err);
+
+/* listxattr of NAME relative to DIRFD, following a final symlink if
+   FOLLOW: listxattrat(2) where the kernel has it, else a path.  */
+ssize_t dirplus_listxattr_at (int dirfd, const char *name, bool follow,
+                              char *list, size_t size);
+
+/* Sync backend: stat entry E (name set) relative to DIRFD and fill its
+   attribute bits.  */
+void dirplus_sync_entry (int dirfd, struct dirplus_entry *e,
+                         unsigned int mask, unsigned int flags);
+
+/* The backends.  */
+extern const struct dirplus_ops dirplus_sync_ops;
+#if USE_URING
+extern const struct dirplus_ops dirplus_uring_ops;
+/* Probe io_uring once: 0 if usable, -1 with errno.  */
+int dirplus_uring_probe (void);
+#endif
+extern const struct dirplus_ops dirplus_gdp_ops;
+/* Probe the getdentsplus module once: 0 if usable, -1 with errno.  */
+int dirplus_gdp_probe (void);
+
+#endif /* DIRPLUS_IMPL_H */

@@ -1,2 +1,552 @@
+/* dirplus.c -- the dirplus API: backend choice, open/read/close, the
+   getdents64 batching and attribute logic the backends share.
+
+   See dirplus.h for the API and dirplus-impl.h for the file map.  */
+
 #include <config.h>
-#include "dirplus.h"
+
+#include "dirplus-impl.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+
+/* The new *xattrat syscalls (Linux 6.13) share one number on every
+   architecture with the unified table; glibc 2.36 does not know them.  */
+#if !defined __NR_listxattrat && (defined __x86_64__ && !defined __ILP32__ \
+                                  || defined __aarch64__)
+# define __NR_getxattrat 464
+# define __NR_listxattrat 465
+#endif
+
+struct dirplus_stats dirplus_counters;
+
+/* The backend chosen by dirplus_setup: -1 before, or on failure (then
+   SETUP_ERRNO says why).  */
+static bool setup_done;
+static int setup_backend = -1;
+static int setup_errno;
+
+static const char *const backend_names[] =
+{
+  [DIRPLUS_AUTO] = "auto",
+  [DIRPLUS_GETDENTSPLUS] = "getdentsplus",
+  [DIRPLUS_URING] = "uring",
+  [DIRPLUS_SYNC] = "sync",
+};
+
+/* What "auto" uses when the kernel module is absent.  Decided by
+   measurement (see README, "Backends"): on a warm cache io_uring statx is
+   punted to worker threads and loses to sync statx.  */
+#define DIRPLUS_AUTO_USERSPACE DIRPLUS_SYNC
+
+/** The name of backend B.  */
+const char *
+dirplus_backend_name (enum dirplus_backend b)
+{
+  if ((unsigned) b < sizeof backend_names / sizeof backend_names[0])
+    return backend_names[b];
+  return "?";
+}
+
+/** Parse a backend name; -1 if unknown.  */
+int
+dirplus_backend_parse (const char *name)
+{
+  for (size_t i = 0; i < sizeof backend_names / sizeof backend_names[0]; i++)
+    if (strcmp (name, backend_names[i]) == 0)
+      return i;
+  return -1;
+}
+
+/** The operations of backend B.  */
+static const struct dirplus_ops *
+backend_ops (enum dirplus_backend b)
+{
+  switch (b)
+    {
+    case DIRPLUS_GETDENTSPLUS:
+      return &dirplus_gdp_ops;
+#if USE_URING
+    case DIRPLUS_URING:
+      return &dirplus_uring_ops;
+#endif
+    default:
+      return &dirplus_sync_ops;
+    }
+}
+
+/** Whether backend B works here: 0, or -1 with errno.  */
+static int
+backend_probe (enum dirplus_backend b)
+{
+  switch (b)
+    {
+    case DIRPLUS_GETDENTSPLUS:
+      return dirplus_gdp_probe ();
+    case DIRPLUS_URING:
+#if USE_URING
+      return dirplus_uring_probe ();
+#else
+      errno = ENOSYS;
+      return -1;
+#endif
+    case DIRPLUS_SYNC:
+      return 0;
+    default:
+      errno = EINVAL;
+      return -1;
+    }
+}
+
+/** Choose the backend once (see dirplus.h).  */
+int
+dirplus_setup (enum dirplus_backend want)
+{
+  if (setup_done)
+    goto done;
+  setup_done = true;
+
+  if (want == DIRPLUS_AUTO)
+    {
+      const char *env = getenv ("LSPLUS_BACKEND");
+      if (env && *env)
+        {
+          int b = dirplus_backend_parse (env);
+          if (b < 0)
+            {
+              setup_errno = EINVAL;
+              goto done;
+            }
+          want = b;
+        }
+    }
+
+  if (want == DIRPLUS_AUTO)
+    {
+      if (backend_probe (DIRPLUS_GETDENTSPLUS) == 0)
+        setup_backend = DIRPLUS_GETDENTSPLUS;
+      else if (DIRPLUS_AUTO_USERSPACE != DIRPLUS_SYNC
+               && backend_probe (DIRPLUS_AUTO_USERSPACE) == 0)
+        setup_backend = DIRPLUS_AUTO_USERSPACE;
+      else
+        setup_backend = DIRPLUS_SYNC;
+    }
+  else if (backend_probe (want) == 0)
+    setup_backend = want;
+  else
+    setup_errno = errno;
+
+ done:
+  if (setup_backend < 0)
+    errno = setup_errno;
+  return setup_backend;
+}
+
+/** Copy the global counters to *S.  */
+void
+dirplus_get_stats (struct dirplus_stats *s)
+{
+  *s = dirplus_counters;
+}
+
+/** The attribute bits the request FLAGS ask for.  */
+unsigned int
+dirplus_wanted_attrs (unsigned int flags)
+{
+  unsigned int bits = 0;
+  if (flags & DIRPLUS_WANT_ACL)
+    bits |= DIRPLUS_ATTR_ACL;
+  if (flags & DIRPLUS_WANT_LABEL)
+    bits |= DIRPLUS_ATTR_LABEL;
+  if (flags & DIRPLUS_WANT_CAP)
+    bits |= DIRPLUS_ATTR_CAP;
+  return bits;
+}
+
+/** Make room for N entries in D->ents.  */
+int
+dirplus_reserve (struct dirplus_dir *d, size_t n)
+{
+  if (n <= d->cap)
+    return 0;
+  struct dirplus_entry *p = realloc (d->ents, n * sizeof *p);
+  if (!p)
+    return -1;
+  d->ents = p;
+  d->cap = n;
+  return 0;
+}
+
+/* What getdents64 writes.  */
+struct linux_dirent64
+{
+  uint64_t d_ino;
+  int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
+/** Read getdents64 buffers of D until one yields entries the filter keeps;
+    store them (not stat'ed) in D->ents.  Returns their number, 0 at the
+    end, -1 with errno.  */
+ssize_t
+dirplus_getdents_batch (struct dirplus_dir *d)
+{
+  d->nents = 0;
+  while (!d->eof && d->nents == 0)
+    {
+      long n = syscall (SYS_getdents64, d->fd, d->buf, d->bufsize);
+      dirplus_counters.batch_calls++;
+      if (n < 0)
+        return -1;
+      if (n == 0)
+        {
+          d->eof = true;
+          break;
+        }
+      /* The smallest record is 24 bytes.  */
+      if (dirplus_reserve (d, n / 24 + 1) < 0)
+        return -1;
+      for (long off = 0; off < n;)
+        {
+          struct linux_dirent64 *de = (void *) (d->buf + off);
+          off += de->d_reclen;
+          size_t len = strlen (de->d_name);
+          if (d->filter && !d->filter (de->d_name, len, de->d_type,
+                                       d->filter_arg))
+            continue;
+          struct dirplus_entry *e = &d->ents[d->nents++];
+          memset (e, 0, sizeof *e);
+          e->name = de->d_name;
+          e->namelen = len;
+          e->ino = de->d_ino;
+          e->d_type = de->d_type;
+        }
+    }
+  dirplus_counters.entries += d->nents;
+  return d->nents;
+}
+
+/** Open directory NAME relative to PARENTFD (see dirplus.h).  */
+struct dirplus_dir *
+dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
+              unsigned int flags)
+{
+  int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
+  if (!(flags & (DIRPLUS_FOLLOW | DIRPLUS_OPEN_FOLLOW)))
+    oflags |= O_NOFOLLOW;
+  if (dirplus_setup (DIRPLUS_AUTO) < 0)
+    return NULL;
+  int fd = openat (parentfd, name, oflags);
+  if (fd < 0)
+    return NULL;
+  return dirplus_fdopen (fd, statx_mask, flags);
+}
+
+/** Wrap the open directory FD (see dirplus.h).  */
+struct dirplus_dir *
+dirplus_fdopen (int fd, unsigned int statx_mask, unsigned int flags)
+{
+  struct dirplus_dir *d = NULL;
+  int backend = dirplus_setup (DIRPLUS_AUTO);
+  if (backend < 0)
+    goto fail;
+  d = calloc (1, sizeof *d);
+  if (!d)
+    goto fail;
+  d->fd = fd;
+  d->mask = statx_mask;
+  d->flags = flags;
+  d->backend = backend;
+  d->bufsize = DIRPLUS_BUFSIZE;
+  d->buf = malloc (d->bufsize);
+  if (!d->buf)
+    goto fail;
+  dirplus_counters.dirs++;
+  return d;
+
+ fail:
+  {
+    int err = errno;
+    if (d)
+      free (d->buf);
+    free (d);
+    close (fd);
+    errno = err;
+    return NULL;
+  }
+}
+
+/** The file descriptor of D.  */
+int
+dirplus_fd (const struct dirplus_dir *d)
+{
+  return d->fd;
+}
+
+/** Install an entry filter on D.  */
+void
+dirplus_set_filter (struct dirplus_dir *d, dirplus_filter_fn filter,
+                    void *arg)
+{
+  d->filter = filter;
+  d->filter_arg = arg;
+}
+
+/** Read the next batch of entries of D.  */
+ssize_t
+dirplus_read (struct dirplus_dir *d, struct dirplus_entry **entries)
+{
+  ssize_t n = backend_ops (d->backend)->read (d);
+  *entries = d->ents;
+  return n;
+}
+
+/** Close D and free it.  */
+int
+dirplus_close (struct dirplus_dir *d)
+{
+  if (!d)
+    return 0;
+  int r = close (d->fd);
+  int err = errno;
+  free (d->buf);
+  free (d->ents);
+  free (d);
+  errno = err;
+  return r;
+}
+
+/** Stat one file (see dirplus.h).  */
+int
+dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
+              unsigned int flags, struct dirplus_entry *e)
+{
+  memset (e, 0, sizeof *e);
+  e->name = name;
+  e->namelen = strlen (name);
+  dirplus_sync_entry (dirfd, e, statx_mask, flags & ~DIRPLUS_NO_STAT);
+  if (e->stat_errno)
+    {
+      errno = e->stat_errno;
+      return -1;
+    }
+  e->ino = e->stx.stx_ino;
+  e->d_type = IFTODT (e->stx.stx_mode);
+  return 0;
+}
+
+/* ---- attribute bits ---- */
+
+/* Devices whose filesystem said "xattrs unsupported" (a small ring).  */
+static dev_t unsupported_dev[16];
+static size_t n_unsupported;
+
+/** Whether ERR means the filesystem has no xattr support.  */
+bool
+dirplus_errno_unsupported (int err)
+{
+  return err == ENOTSUP || err == EOPNOTSUPP || err == ENOSYS;
+}
+
+/** Whether DEV is known to have no xattr support.  */
+bool
+dirplus_dev_unsupported (dev_t dev)
+{
+  size_t n = n_unsupported < 16 ? n_unsupported : 16;
+  for (size_t i = 0; i < n; i++)
+    if (unsupported_dev[i] == dev)
+      return true;
+  return false;
+}
+
+/** Remember that DEV has no xattr support.  */
+void
+dirplus_dev_mark_unsupported (dev_t dev)
+{
+  if (!dirplus_dev_unsupported (dev))
+    unsupported_dev[n_unsupported++ % 16] = dev;
+}
+
+/** The device of stat'ed entry E.  */
+dev_t
+dirplus_entry_dev (const struct dirplus_entry *e)
+{
+  return makedev (e->stx.stx_dev_major, e->stx.stx_dev_minor);
+}
+
+/** The attribute bits still to compute for E (see dirplus-impl.h).  */
+unsigned int
+dirplus_attrs_needed (struct dirplus_entry *e, unsigned int flags)
+{
+  unsigned int bits = dirplus_wanted_attrs (flags);
+  e->attr = 0;
+  e->attr_unknown = 0;
+  e->attr_errno = 0;
+  if (!bits)
+    return 0;
+  if (e->stat_errno || (flags & DIRPLUS_NO_STAT))
+    {
+      e->attr_unknown = bits;
+      e->attr_errno = e->stat_errno;
+      return 0;
+    }
+  mode_t mode = e->stx.stx_mode;
+  /* GNU ls never asks for the ACL of a symlink it does not follow.  */
+  if (S_ISLNK (mode))
+    bits &= DIRPLUS_ATTR_LABEL;
+  if (!S_ISDIR (mode))
+    bits &= ~DIRPLUS_ATTR_ACL_DEFAULT;
+  if (bits && dirplus_dev_unsupported (dirplus_entry_dev (e)))
+    bits = 0;
+  return bits;
+}
+
+/** Set E's attribute bits among BITS from the xattr name LIST.  */
+void
+dirplus_attrs_from_list (struct dirplus_entry *e, unsigned int bits,
+                         const char *list, size_t len)
+{
+  unsigned int found = 0;
+  bool nfs4 = false;
+  for (const char *p = list, *end = list + len; p < end;
+       p += strlen (p) + 1)
+    {
+      if (strncmp (p, "system.", 7) == 0)
+        {
+          if (strcmp (p + 7, "posix_acl_access") == 0)
+            found |= DIRPLUS_ATTR_ACL_ACCESS;
+          else if (strcmp (p + 7, "posix_acl_default") == 0)
+            found |= DIRPLUS_ATTR_ACL_DEFAULT;
+          else if (strcmp (p + 7, "nfs4_acl") == 0)
+            nfs4 = true;
+        }
+      else if (strncmp (p, "security.", 9) == 0)
+        {
+          if (strcmp (p + 9, "selinux") == 0)
+            found |= DIRPLUS_ATTR_LABEL;
+          else if (strcmp (p + 9, "capability") == 0)
+            found |= DIRPLUS_ATTR_CAP;
+        }
+    }
+  e->attr = found & bits;
+  /* Whether an NFSv4 ACL is trivial depends on its value.  */
+  if (nfs4 && !(found & DIRPLUS_ATTR_ACL))
+    e->attr_unknown |= bits & DIRPLUS_ATTR_ACL_ACCESS;
+}
+
+/** Record a failed attribute query (errno ERR) for E's BITS.  */
+void
+dirplus_attrs_failed (struct dirplus_entry *e, unsigned int bits, int err)
+{
+  if (dirplus_errno_unsupported (err))
+    {
+      /* Known absent, and never asked again on this filesystem.  */
+      dirplus_dev_mark_unsupported (dirplus_entry_dev (e));
+      return;
+    }
+  e->attr_unknown |= bits;
+  e->attr_errno = err;
+}
+
+/* Whether the *xattrat syscalls work: 0 unknown, 1 yes, -1 no.  */
+static int xattrat_state;
+
+/** Build "/proc/self/fd/DIRFD/NAME" (or NAME itself when it does not
+    need DIRFD) in BUF of SIZE bytes.  Returns the path, or NULL with
+    errno.  */
+static const char *
+fd_relative_path (int dirfd, const char *name, char *buf, size_t size)
+{
+  if (dirfd == AT_FDCWD || name[0] == '/')
+    return name;
+  int n = snprintf (buf, size, "/proc/self/fd/%d/%s", dirfd, name);
+  if (n < 0 || (size_t) n >= size)
+    {
+      errno = ENAMETOOLONG;
+      return NULL;
+    }
+  return buf;
+}
+
+/** Whether a failed *xattrat call (errno ERR) means the syscall is not
+    there; then remember it.  */
+static bool
+xattrat_missing (int err)
+{
+  if (err == ENOSYS || (xattrat_state == 0 && err == EPERM))
+    {
+      xattrat_state = -1;
+      return true;
+    }
+  return false;
+}
+
+/** listxattr of NAME relative to DIRFD (see dirplus-impl.h).  */
+ssize_t
+dirplus_listxattr_at (int dirfd, const char *name, bool follow,
+                      char *list, size_t size)
+{
+  dirplus_counters.xattr_calls++;
+#ifdef __NR_listxattrat
+  if (xattrat_state >= 0)
+    {
+      long n = syscall (__NR_listxattrat, dirfd, name,
+                        follow ? 0 : AT_SYMLINK_NOFOLLOW, list, size);
+      if (n >= 0)
+        {
+          xattrat_state = 1;
+          return n;
+        }
+      if (!xattrat_missing (errno))
+        return -1;
+    }
+#endif
+  char buf[PATH_MAX + 32];
+  const char *path = fd_relative_path (dirfd, name, buf, sizeof buf);
+  if (!path)
+    return -1;
+  return follow ? listxattr (path, list, size) : llistxattr (path, list, size);
+}
+
+/** Read xattr XNAME of NAME relative to DIRFD (see dirplus.h).  */
+ssize_t
+dirplus_getxattr (int dirfd, const char *name, const char *xname,
+                  void *buf, size_t size, unsigned int flags)
+{
+  bool follow = flags & DIRPLUS_FOLLOW;
+  dirplus_counters.xattr_calls++;
+#ifdef __NR_getxattrat
+  if (xattrat_state >= 0)
+    {
+      struct { uint64_t value; uint32_t size, flags; } args =
+        { (uintptr_t) buf, size, 0 };
+      long n = syscall (__NR_getxattrat, dirfd, name,
+                        follow ? 0 : AT_SYMLINK_NOFOLLOW, xname,
+                        &args, sizeof args);
+      if (n >= 0)
+        {
+          xattrat_state = 1;
+          return n;
+        }
+      if (!xattrat_missing (errno))
+        return -1;
+    }
+#endif
+  char pbuf[PATH_MAX + 32];
+  const char *path = fd_relative_path (dirfd, name, pbuf, sizeof pbuf);
+  if (!path)
+    return -1;
+  return (follow ? getxattr (path, xname, buf, size)
+          : lgetxattr (path, xname, buf, size));
+}

@@ -8,7 +8,15 @@
    Errors: functions return -1 (or NULL) with errno set.  Failures that
    concern a single entry (it vanished, it cannot be stat'ed, its xattrs
    cannot be listed) never fail the directory: they travel with the entry
-   in stat_errno / attr_errno.  */
+   in stat_errno / attr_errno.
+
+   Attribute bits follow GNU ls 9.1's rules: no ACL bits for a symlink
+   that is not followed (GNU never asks), the access ACL counts when its
+   xattr exists, the default ACL only on directories.  A filesystem that
+   answers "xattrs unsupported" once is never asked again (per st_dev):
+   its entries get the bits as known-absent.  Where the list alone cannot
+   decide (an NFSv4 ACL, whose triviality needs its value), the bit is set
+   in attr_unknown and the caller may fall back to file_has_acl.  */
 
 #ifndef DIRPLUS_H
 #define DIRPLUS_H
@@ -16,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <sys/stat.h>		/* struct statx (glibc >= 2.28) */
 
 /* Which backend.  */
@@ -35,6 +44,8 @@ enum
   DIRPLUS_WANT_LABEL = 0x04,	/* fill DIRPLUS_ATTR_LABEL */
   DIRPLUS_WANT_CAP = 0x08,	/* fill DIRPLUS_ATTR_CAP */
   DIRPLUS_NO_STAT = 0x10,	/* names and d_type only: no stat at all */
+  DIRPLUS_OPEN_FOLLOW = 0x20,	/* dirplus_open follows a symlink NAME even
+                                   without DIRPLUS_FOLLOW (ls DIRLINK) */
 };
 
 /* Attribute bits of an entry; same values as the kernel ABI's GDP_ATTR_*.  */
@@ -48,18 +59,19 @@ enum
 
 /* One directory entry as returned by dirplus_read.  The name and the entry
    stay valid until the next dirplus_read or dirplus_close on the same
-   directory.  */
+   directory.  d_type is what the directory said (DT_UNKNOWN possible; with
+   DIRPLUS_FOLLOW it is still the type of the link itself).  */
 struct dirplus_entry
 {
-  const char *name;
+  const char *name;		/* NUL-terminated */
   size_t namelen;
   uint64_t ino;			/* d_ino */
   unsigned char d_type;		/* DT_* (DT_UNKNOWN possible) */
   int stat_errno;		/* 0: stx valid (stx.stx_mask says what) */
-  struct statx stx;
+  struct statx stx;		/* zeroed when not stat'ed */
   unsigned int attr;		/* DIRPLUS_ATTR_* known present */
-  unsigned int attr_unknown;	/* DIRPLUS_ATTR_* not determined */
-  int attr_errno;		/* why (0 if unsupported or not asked) */
+  unsigned int attr_unknown;	/* DIRPLUS_ATTR_* asked but not determined */
+  int attr_errno;		/* why unknown (0 if all known or not asked) */
 };
 
 struct dirplus_dir;
@@ -67,25 +79,28 @@ struct dirplus_dir;
 /* Choose the backend for this process.  DIRPLUS_AUTO consults the
    environment variable LSPLUS_BACKEND (auto|getdentsplus|uring|sync) and
    then probes.  Returns the backend in use, or -1 with errno (ENOSYS,
-   EPERM, ...) when a forced backend is unavailable.  Safe to call more
-   than once; later calls return the first answer.  */
+   EPERM, EINVAL for an unknown LSPLUS_BACKEND, ...) when a forced backend
+   is unavailable.  Safe to call more than once; later calls return the
+   first answer.  dirplus_open calls it with DIRPLUS_AUTO if nobody did.  */
 int dirplus_setup (enum dirplus_backend want);
 
-/* The name of a backend ("getdentsplus", "uring", "sync").  */
+/* The name of a backend ("auto", "getdentsplus", "uring", "sync").  */
 const char *dirplus_backend_name (enum dirplus_backend b);
 
 /* Parse a backend name; -1 if unknown.  */
 int dirplus_backend_parse (const char *name);
 
 /* Open NAME relative to directory fd PARENTFD (AT_FDCWD allowed) for
-   reading.  The directory is opened O_RDONLY|O_DIRECTORY|O_CLOEXEC, and
-   O_NOFOLLOW unless DIRPLUS_FOLLOW is set.  STATX_MASK and FLAGS say what
-   dirplus_read fills in for each entry.  */
+   reading.  The directory is opened O_RDONLY|O_DIRECTORY|O_CLOEXEC|
+   O_NOCTTY, and O_NOFOLLOW unless DIRPLUS_FOLLOW or DIRPLUS_OPEN_FOLLOW
+   is set.  STATX_MASK and
+   FLAGS say what dirplus_read fills in for each entry.  */
 struct dirplus_dir *dirplus_open (int parentfd, const char *name,
                                   unsigned int statx_mask,
                                   unsigned int flags);
 
-/* Take ownership of an already-open directory FD.  */
+/* Take ownership of an already-open directory FD (closed by
+   dirplus_close, also when this fails).  */
 struct dirplus_dir *dirplus_fdopen (int fd, unsigned int statx_mask,
                                     unsigned int flags);
 
@@ -93,11 +108,21 @@ struct dirplus_dir *dirplus_fdopen (int fd, unsigned int statx_mask,
    it, or for fstat).  Owned by the dirplus_dir.  */
 int dirplus_fd (const struct dirplus_dir *d);
 
-/* Read the next batch of entries ("." and ".." included, like getdents).
-   On success stores a pointer to an array of entries in *ENTRIES and
-   returns their number, 0 at end of directory.  Returns -1 with errno on a
-   read error (the entries read before stay valid for the caller only until
-   the next call).  */
+/* A filter: return false to drop an entry before it is stat'ed (e.g. "."
+   and "..", hidden files, --hide patterns).  ARG is passed through.  */
+typedef bool (*dirplus_filter_fn) (const char *name, size_t namelen,
+                                   unsigned char d_type, void *arg);
+
+/* Install FILTER (NULL: keep everything) for the following dirplus_read
+   calls on D.  Backends that stat in the kernel still drop the entries,
+   they just cannot save the work.  */
+void dirplus_set_filter (struct dirplus_dir *d, dirplus_filter_fn filter,
+                         void *arg);
+
+/* Read the next batch of entries ("." and ".." included, like getdents,
+   unless a filter drops them).  On success stores a pointer to an array of
+   entries in *ENTRIES and returns their number (never 0 before the end),
+   0 at end of directory.  Returns -1 with errno on a read error.  */
 ssize_t dirplus_read (struct dirplus_dir *d, struct dirplus_entry **entries);
 
 /* Close the directory and free its memory.  Returns -1 with errno if
@@ -105,10 +130,18 @@ ssize_t dirplus_read (struct dirplus_dir *d, struct dirplus_entry **entries);
 int dirplus_close (struct dirplus_dir *d);
 
 /* Stat one file NAME relative to DIRFD, filling *E like dirplus_read would
-   (name and d_type included).  Returns 0, or -1 with errno if the file
-   cannot be stat'ed (then E->stat_errno == errno too).  */
+   (name, namelen, attribute bits; d_type from the mode, ino from stx_ino).
+   E->name points to NAME.  Returns 0, or -1 with errno if the file cannot
+   be stat'ed (then E->stat_errno == errno too).  */
 int dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
                   unsigned int flags, struct dirplus_entry *e);
+
+/* Read extended attribute XNAME of NAME relative to DIRFD (not following
+   a final symlink unless DIRPLUS_FOLLOW is in FLAGS) into BUF of SIZE
+   bytes, like lgetxattr(2): returns its size, or -1 with errno.  For -Z
+   (security contexts).  Uses getxattrat(2) where the kernel has it.  */
+ssize_t dirplus_getxattr (int dirfd, const char *name, const char *xname,
+                          void *buf, size_t size, unsigned int flags);
 
 /* Counters for tests and benchmarks.  */
 struct dirplus_stats
