@@ -1,0 +1,1143 @@
+/* tests/kmod/gdp-test.c: in-VM checks of the getdentsplus module (TAP).
+ *
+ * Runs inside the test VM (static binary).  Every check prints one TAP
+ * line without a number ("ok - ..." / "not ok - ..."); the host numbers
+ * them.  Diagnostics are "# " lines, capped per check.
+ *
+ *   gdp-test compare DIR...        recursive oracle check: syscall, ioctl,
+ *                                  GDP_FOLLOW and no-attribute requests vs
+ *                                  getdents64 + statx/fstatat + getxattr
+ *   gdp-test resume DIR [CREATE]   small buffers, interleaving, lseek
+ *   gdp-test concurrent DIR SECS   lister vs a creating/deleting child
+ *   gdp-test unpriv DIR...         the same oracle check as uid 65534
+ *   gdp-test badinput DIR FILE     call-level errors, EFAULT recovery
+ *   gdp-test padding DIR           no uninitialised bytes; ioctl == syscall
+ *   gdp-test hammer DIR SECS MODE  load for the rmmod test (syscall|ioctl)
+ *   gdp-test enosys NR             NR gives ENOSYS (module unloaded)
+ *   gdp-test sanity DIR            one listing works (after re-insmod)
+ *
+ * Layout: helpers (TAP, calls, record parsing) first, then one function
+ * per subcommand, main() at the bottom.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <linux/getdentsplus.h>
+
+#define REQ_MASK (STATX_BASIC_STATS | STATX_BTIME)
+#define WANT_ALL (GDP_WANT_ACL | GDP_WANT_LABEL | GDP_WANT_CAP)
+#define MAX_DIAG 8
+
+/* ---- TAP ---------------------------------------------------------- */
+
+static int diag_left;
+static int failures;
+
+static void check_begin(void) { diag_left = MAX_DIAG; }
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+	if (diag_left-- <= 0)
+		return;
+	va_start(ap, fmt);
+	fputs("# ", stdout);
+	vprintf(fmt, ap);
+	fputs("\n", stdout);
+	va_end(ap);
+}
+
+static int tap(int ok, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	printf("%s - ", ok ? "ok" : "not ok");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	fflush(stdout);
+	if (!ok)
+		failures++;
+	check_begin();
+	return ok;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		perror("malloc");
+		exit(2);
+	}
+	return p;
+}
+
+/* ---- the calls ----------------------------------------------------- */
+
+enum via { VIA_SYSCALL, VIA_IOCTL };
+static const char *via_name[] = { "syscall", "ioctl" };
+static int gdp_nr = -1;
+static int gdp_dev = -1;
+
+static int gdp_setup(void)
+{
+	FILE *f = fopen(GETDENTSPLUS_NR_PATH, "r");
+	if (!f || fscanf(f, "%d", &gdp_nr) != 1) {
+		printf("# cannot read %s: %s\n", GETDENTSPLUS_NR_PATH, strerror(errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	gdp_dev = open(GETDENTSPLUS_DEVICE, O_RDONLY | O_CLOEXEC);
+	if (gdp_dev < 0)
+		printf("# cannot open %s: %s\n", GETDENTSPLUS_DEVICE, strerror(errno));
+	return 0;
+}
+
+static long gdp_call(enum via via, int fd, void *buf, size_t size,
+		     unsigned mask, unsigned flags)
+{
+	if (via == VIA_SYSCALL)
+		return syscall(gdp_nr, fd, buf, size, mask, flags);
+	struct getdentsplus_args a;
+	memset(&a, 0, sizeof a);
+	a.dirfd = fd;
+	a.flags = flags;
+	a.buf = (uintptr_t)buf;
+	a.size = size;
+	a.statx_mask = mask;
+	return ioctl(gdp_dev, GETDENTSPLUS_IOC, &a);
+}
+
+/* ---- records ------------------------------------------------------- */
+
+struct ent {
+	char *name;
+	uint64_t ino;
+	int64_t off;
+	unsigned type;
+	int error;
+	uint32_t attr, attr_unknown;
+	struct statx stx;
+};
+
+struct list {
+	struct ent *v;
+	size_t n, cap;
+};
+
+static void list_push(struct list *l, const struct ent *e)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		l->v = realloc(l->v, l->cap * sizeof *l->v);
+		if (!l->v) {
+			perror("realloc");
+			exit(2);
+		}
+	}
+	l->v[l->n++] = *e;
+}
+
+static void list_free(struct list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+static int all_zero(const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++)
+		if (c[i])
+			return 0;
+	return 1;
+}
+
+/* Check the structure of the LEN bytes a call returned and append the
+ * records to L.  Returns the number of structural problems found. */
+static int parse_records(const char *buf, long len, struct list *l, int64_t *last_off)
+{
+	int bad = 0;
+	long pos = 0;
+	while (pos < len) {
+		const struct getdentsplus_entry *r = (const void *)(buf + pos);
+		if (len - pos < (long)sizeof *r) {
+			diag("record at %ld: %ld bytes left, header needs %zu", pos, len - pos, sizeof *r);
+			return bad + 1;
+		}
+		if (r->reclen % 8 || r->reclen < GETDENTSPLUS_ENTRY_MIN || r->reclen > len - pos) {
+			diag("record at %ld: bad reclen %u (len %ld)", pos, r->reclen, len);
+			return bad + 1;
+		}
+		size_t room = r->reclen - sizeof *r;
+		size_t nl = strnlen(r->name, room);
+		if (nl == room || nl != r->namelen) {
+			diag("record at %ld: namelen %u, strnlen %zu, room %zu", pos, r->namelen, nl, room);
+			bad++;
+		} else if (!all_zero(r->name + nl, room - nl)) {
+			diag("record '%s': nonzero bytes after the name's NUL", r->name);
+			bad++;
+		} else if (sizeof *r + nl + 1 + 7 < r->reclen) {
+			diag("record '%s': reclen %u larger than needed", r->name, r->reclen);
+			bad++;
+		}
+		if (r->__pad0 || r->__pad1) {
+			diag("record '%s': nonzero pad fields", r->name);
+			bad++;
+		}
+		if (r->stx.__spare0[0] ||
+		    !all_zero(r->stx.__spare3, sizeof r->stx.__spare3)) {
+			diag("record '%s': nonzero statx spare fields", r->name);
+			bad++;
+		}
+		if (r->attr & ~GDP_ATTR_ALL || r->attr_unknown & ~GDP_ATTR_ALL ||
+		    r->attr & r->attr_unknown) {
+			diag("record '%s': attr %#x unknown %#x inconsistent", r->name, r->attr, r->attr_unknown);
+			bad++;
+		}
+		if (r->error) {
+			if (r->error < 0 || r->error > 4095) {
+				diag("record '%s': error %d not a positive errno", r->name, r->error);
+				bad++;
+			}
+			if (!all_zero(&r->stx, sizeof r->stx) || r->attr) {
+				diag("record '%s': error %d but stat/attr data not zeroed", r->name, r->error);
+				bad++;
+			}
+		}
+		struct ent e = {
+			.name = strndup(r->name, nl), .ino = r->d_ino, .off = r->d_off,
+			.type = r->d_type, .error = r->error, .attr = r->attr,
+			.attr_unknown = r->attr_unknown, .stx = r->stx,
+		};
+		list_push(l, &e);
+		if (last_off)
+			*last_off = r->d_off;
+		pos += r->reclen;
+	}
+	return bad;
+}
+
+/* List the whole directory FD from position 0 with calls of SIZE bytes.
+ * Returns the number of problems (call errors, structure, position). */
+static int gdp_list(enum via via, int fd, size_t size, unsigned mask,
+		    unsigned flags, struct list *l, long *ncalls)
+{
+	char *buf = xmalloc(size);
+	int bad = 0;
+	long calls = 0;
+	if (lseek(fd, 0, SEEK_SET) != 0) {
+		diag("lseek 0: %s", strerror(errno));
+		bad++;
+	}
+	for (;;) {
+		int64_t last = 0;
+		long n = gdp_call(via, fd, buf, size, mask, flags);
+		calls++;
+		if (n < 0) {
+			diag("%s(size %zu) failed: %s", via_name[via], size, strerror(errno));
+			bad++;
+			break;
+		}
+		if (n == 0)
+			break;
+		if (n > (long)size) {
+			diag("returned %ld > size %zu", n, size);
+			bad++;
+			break;
+		}
+		bad += parse_records(buf, n, l, &last);
+		off_t pos = lseek(fd, 0, SEEK_CUR);
+		if (pos != last) {
+			diag("position after call %lld, last d_off %lld", (long long)pos, (long long)last);
+			bad++;
+		}
+		if (calls > 10000000) {
+			diag("no end of directory after %ld calls", calls);
+			bad++;
+			break;
+		}
+	}
+	free(buf);
+	if (ncalls)
+		*ncalls = calls;
+	return bad;
+}
+
+/* getdents64 reference listing. */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static long getdents64_once(int fd, struct list *l, size_t size)
+{
+	char *buf = xmalloc(size);
+	long n = syscall(SYS_getdents64, fd, buf, size);
+	for (long pos = 0; n > 0 && pos < n;) {
+		struct linux_dirent64 *d = (void *)(buf + pos);
+		struct ent e = { .name = strdup(d->d_name), .ino = d->d_ino,
+				 .off = d->d_off, .type = d->d_type };
+		list_push(l, &e);
+		pos += d->d_reclen;
+	}
+	free(buf);
+	return n;
+}
+
+static int getdents_list(int fd, struct list *l)
+{
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return -1;
+	long n;
+	while ((n = getdents64_once(fd, l, 1 << 16)) > 0)
+		;
+	return n < 0 ? -1 : 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct ent *)a)->name, ((const struct ent *)b)->name);
+}
+
+/* Names of A and B (sorted in place) equal as multisets, and (if IDS)
+ * d_ino/d_type/d_off equal name by name. */
+static int same_names(struct list *a, struct list *b, int ids, const char *what)
+{
+	int bad = 0;
+	qsort(a->v, a->n, sizeof *a->v, cmp_name);
+	qsort(b->v, b->n, sizeof *b->v, cmp_name);
+	for (size_t i = 1; i < a->n; i++)
+		if (!strcmp(a->v[i].name, a->v[i - 1].name)) {
+			diag("%s: '%s' returned twice", what, a->v[i].name);
+			bad++;
+		}
+	size_t i = 0, j = 0;
+	while (i < a->n || j < b->n) {
+		int c = i == a->n ? 1 : j == b->n ? -1 : strcmp(a->v[i].name, b->v[j].name);
+		if (c < 0) {
+			diag("%s: extra name '%s'", what, a->v[i].name);
+			bad++;
+			i++;
+		} else if (c > 0) {
+			diag("%s: missing name '%s'", what, b->v[j].name);
+			bad++;
+			j++;
+		} else {
+			const struct ent *x = &a->v[i], *y = &b->v[j];
+			if (ids && (x->ino != y->ino || x->type != y->type)) {
+				diag("%s '%s': d_ino/d_type %llu/%u, getdents64 %llu/%u", what, x->name,
+				     (unsigned long long)x->ino, x->type,
+				     (unsigned long long)y->ino, y->type);
+				bad++;
+			}
+			if (ids && x->off != y->off) {
+				diag("%s '%s': d_off %lld, getdents64 %lld", what, x->name,
+				     (long long)x->off, (long long)y->off);
+				bad++;
+			}
+			i++;
+			j++;
+		}
+	}
+	return bad;
+}
+
+/* ---- the oracle ---------------------------------------------------- */
+
+#define TS_EQ(a, b) ((a).tv_sec == (b).tv_sec && (a).tv_nsec == (b).tv_nsec)
+#define TS_LE(a, b) ((a).tv_sec < (b).tv_sec || ((a).tv_sec == (b).tv_sec && (a).tv_nsec <= (b).tv_nsec))
+
+static int cmp_stat(const char *name, const struct statx *m, const struct statx *r,
+		    const struct stat *st)
+{
+	int bad = 0;
+	uint32_t need = r->stx_mask & REQ_MASK;
+	if ((m->stx_mask & need) != need) {
+		diag("'%s': stx_mask %#x lacks %#x (statx gave %#x)", name, m->stx_mask,
+		     need & ~m->stx_mask, r->stx_mask);
+		bad++;
+	}
+	uint32_t both = m->stx_mask & r->stx_mask;
+#define F(bit, fld)                                                                      \
+	if ((both & (bit)) && m->fld != r->fld) {                                           \
+		diag("'%s': " #fld " %llu, statx %llu", name, (unsigned long long)m->fld,   \
+		     (unsigned long long)r->fld);                                           \
+		bad++;                                                                      \
+	}
+	F(STATX_TYPE | STATX_MODE, stx_mode)
+	F(STATX_NLINK, stx_nlink)
+	F(STATX_UID, stx_uid)
+	F(STATX_GID, stx_gid)
+	F(STATX_INO, stx_ino)
+	F(STATX_SIZE, stx_size)
+	F(STATX_BLOCKS, stx_blocks)
+	F(STATX_MNT_ID, stx_mnt_id)
+	F(0xffffffff, stx_blksize)
+	F(0xffffffff, stx_rdev_major)
+	F(0xffffffff, stx_rdev_minor)
+	F(0xffffffff, stx_dev_major)
+	F(0xffffffff, stx_dev_minor)
+#undef F
+	uint64_t am = m->stx_attributes_mask & r->stx_attributes_mask;
+	if ((m->stx_attributes ^ r->stx_attributes) & am) {
+		diag("'%s': stx_attributes %#llx, statx %#llx", name,
+		     (unsigned long long)m->stx_attributes, (unsigned long long)r->stx_attributes);
+		bad++;
+	}
+	if ((both & STATX_MTIME) && !TS_EQ(m->stx_mtime, r->stx_mtime)) {
+		diag("'%s': mtime differs", name);
+		bad++;
+	}
+	if ((both & STATX_CTIME) && !TS_EQ(m->stx_ctime, r->stx_ctime)) {
+		diag("'%s': ctime differs", name);
+		bad++;
+	}
+	if ((both & STATX_BTIME) && !TS_EQ(m->stx_btime, r->stx_btime)) {
+		diag("'%s': btime differs", name);
+		bad++;
+	}
+	if ((both & STATX_ATIME) && !TS_LE(m->stx_atime, r->stx_atime)) {
+		diag("'%s': atime later than statx's", name);
+		bad++;
+	}
+	/* The same against fstatat's struct stat. */
+	if (m->stx_ino != st->st_ino || m->stx_mode != st->st_mode ||
+	    m->stx_nlink != st->st_nlink || m->stx_uid != st->st_uid ||
+	    m->stx_gid != st->st_gid || m->stx_size != (uint64_t)st->st_size ||
+	    m->stx_blocks != (uint64_t)st->st_blocks ||
+	    m->stx_rdev_major != major(st->st_rdev) || m->stx_rdev_minor != minor(st->st_rdev) ||
+	    m->stx_dev_major != major(st->st_dev) || m->stx_dev_minor != minor(st->st_dev) ||
+	    m->stx_mtime.tv_sec != st->st_mtim.tv_sec || m->stx_mtime.tv_nsec != st->st_mtim.tv_nsec ||
+	    m->stx_ctime.tv_sec != st->st_ctim.tv_sec || m->stx_ctime.tv_nsec != st->st_ctim.tv_nsec) {
+		diag("'%s': differs from fstatat (ino %llu/%llu mode %o/%o dev %u:%u/%u:%u)", name,
+		     (unsigned long long)m->stx_ino, (unsigned long long)st->st_ino,
+		     m->stx_mode, st->st_mode, m->stx_dev_major, m->stx_dev_minor,
+		     major(st->st_dev), minor(st->st_dev));
+		bad++;
+	}
+	return bad;
+}
+
+/* Expected attribute bit from an xattr probe: 1 present, 0 absent, -1
+ * undeterminable (an error other than ENODATA). */
+static int probe(const char *path, const char *xname, int follow, int need_size)
+{
+	ssize_t n = follow ? getxattr(path, xname, NULL, 0) : lgetxattr(path, xname, NULL, 0);
+	if (n >= 0)
+		return need_size ? n > 0 : 1;
+	return errno == ENODATA ? 0 : -1;
+}
+
+static int cmp_attr(const char *path, const struct ent *e, unsigned flags)
+{
+	static const struct {
+		uint32_t bit, want;
+		const char *xname;
+		int need_size, dirs_only;
+	} a[] = {
+		{ GDP_ATTR_ACL_ACCESS, GDP_WANT_ACL, "system.posix_acl_access", 1, 0 },
+		{ GDP_ATTR_ACL_DEFAULT, GDP_WANT_ACL, "system.posix_acl_default", 1, 1 },
+		{ GDP_ATTR_LABEL, GDP_WANT_LABEL, "security.selinux", 0, 0 },
+		{ GDP_ATTR_CAP, GDP_WANT_CAP, "security.capability", 0, 0 },
+	};
+	int bad = 0, follow = flags & GDP_FOLLOW;
+	for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) {
+		int got = e->attr & a[i].bit ? 1 : e->attr_unknown & a[i].bit ? -1 : 0;
+		if (!(flags & a[i].want)) {
+			if (got != -1) {
+				diag("'%s': attr %#x not asked for but not marked unknown", e->name, a[i].bit);
+				bad++;
+			}
+			continue;
+		}
+		int exp = probe(path, a[i].xname, follow, a[i].need_size);
+		if (a[i].dirs_only && !S_ISDIR(e->stx.stx_mode) && exp == 0)
+			exp = 0;
+		if (exp == -1 ? got == 1 : got != exp) {
+			diag("'%s': %s: module %d, getxattr %d (1 yes, 0 no, -1 unknown)",
+			     e->name, a[i].xname, got, exp);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* One directory, one way of calling: the module's listing equals
+ * getdents64's names and, entry by entry, statx/fstatat/getxattr. */
+static int check_dir(const char *dir, enum via via, size_t size, unsigned flags, int *nerr)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		diag("open %s: %s", dir, strerror(errno));
+		return 1;
+	}
+	struct list m = { 0 }, g = { 0 };
+	int bad = gdp_list(via, fd, size, REQ_MASK, flags, &m, NULL);
+	if (getdents_list(fd, &g) < 0) {
+		diag("getdents64: %s", strerror(errno));
+		bad++;
+	}
+	bad += same_names(&m, &g, 1, via_name[via]);
+	int follow = flags & GDP_FOLLOW;
+	for (size_t i = 0; i < m.n; i++) {
+		const struct ent *e = &m.v[i];
+		struct statx r;
+		struct stat st;
+		int af = follow ? 0 : AT_SYMLINK_NOFOLLOW;
+		int rc = statx(fd, e->name, af, REQ_MASK, &r);
+		int err = rc < 0 ? errno : 0;
+		int rc2 = fstatat(fd, e->name, &st, af);
+		if ((rc2 < 0 ? errno : 0) != err) {
+			diag("'%s': statx and fstatat disagree", e->name);
+			bad++;
+		}
+		if (err || e->error) {
+			if (e->error != err) {
+				diag("'%s': per-entry error %d (%s), fstatat says %d (%s)", e->name,
+				     e->error, strerror(e->error), err, strerror(err));
+				bad++;
+			}
+			if (e->error && nerr)
+				(*nerr)++;
+			continue;
+		}
+		bad += cmp_stat(e->name, &e->stx, &r, &st);
+		char *path;
+		if (asprintf(&path, "%s/%s", dir, e->name) < 0)
+			exit(2);
+		bad += cmp_attr(path, e, flags);
+		free(path);
+	}
+	list_free(&m);
+	list_free(&g);
+	close(fd);
+	return bad;
+}
+
+struct dirs {
+	char **v;
+	size_t n;
+};
+
+static void collect_dirs(const char *dir, struct dirs *d)
+{
+	d->v = realloc(d->v, (d->n + 1) * sizeof *d->v);
+	d->v[d->n++] = strdup(dir);
+	DIR *dp = opendir(dir);
+	if (!dp)
+		return;
+	struct dirent *de;
+	while ((de = readdir(dp))) {
+		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char *sub;
+		if (asprintf(&sub, "%s/%s", dir, de->d_name) < 0)
+			exit(2);
+		collect_dirs(sub, d);
+		free(sub);
+	}
+	closedir(dp);
+}
+
+static const struct mode {
+	const char *name;
+	enum via via;
+	size_t size;
+	unsigned flags;
+} modes[] = {
+	{ "syscall", VIA_SYSCALL, 1 << 16, WANT_ALL },
+	{ "ioctl", VIA_IOCTL, 4096, WANT_ALL },
+	{ "syscall GDP_FOLLOW", VIA_SYSCALL, 600, WANT_ALL | GDP_FOLLOW },
+	{ "syscall no attributes asked", VIA_SYSCALL, 8192, 0 },
+	{ "ioctl GDP_WANT_ACL only", VIA_IOCTL, 1 << 16, GDP_WANT_ACL },
+	{ "syscall GDP_STATX_DONT_SYNC", VIA_SYSCALL, 1 << 16, WANT_ALL | GDP_STATX_DONT_SYNC },
+};
+
+/* compare DIR...: every directory below each DIR, every mode. */
+static int cmd_compare(int argc, char **argv, const char *who, int want_errors)
+{
+	for (int a = 0; a < argc; a++) {
+		struct dirs d = { 0 };
+		collect_dirs(argv[a], &d);
+		for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+			int bad = 0, nerr = 0;
+			size_t ndirs = d.n;
+			check_begin();
+			for (size_t i = 0; i < ndirs; i++) {
+				int b = check_dir(d.v[i], modes[k].via, modes[k].size, modes[k].flags, &nerr);
+				if (b)
+					diag("... in %s", d.v[i]);
+				bad += b;
+			}
+			tap(bad == 0, "%s%s: %s (%zu dirs) equals getdents64+statx+getxattr", who,
+			    argv[a], modes[k].name, ndirs);
+			if (want_errors && k == 0)
+				tap(nerr > 0, "%s%s: per-entry errors reported (%d)", who, argv[a], nerr);
+		}
+		for (size_t i = 0; i < d.n; i++)
+			free(d.v[i]);
+		free(d.v);
+	}
+	return 0;
+}
+
+/* ---- resume -------------------------------------------------------- */
+
+static int make_files(const char *dir, long n, const char *prefix)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd < 0)
+		return -1;
+	char name[64];
+	for (long i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "%s%06ld", prefix, i);
+		int fd = openat(dfd, name, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return -1;
+		close(fd);
+	}
+	close(dfd);
+	return 0;
+}
+
+static int cmd_resume(const char *dir, long create)
+{
+	if (create > 0) {
+		double t = now();
+		mkdir(dir, 0755);
+		if (make_files(dir, create, "f") < 0) {
+			tap(0, "resume: create %ld files in %s: %s", create, dir, strerror(errno));
+			return 1;
+		}
+		printf("# created %ld files in %.1f s\n", create, now() - t);
+	}
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		tap(0, "resume: open %s: %s", dir, strerror(errno));
+		return 1;
+	}
+	struct list g = { 0 };
+	getdents_list(fd, &g);
+	size_t total = g.n;
+	/* d_off order as getdents64 returned it (before same_names sorts). */
+	struct ent *order = xmalloc(total * sizeof *order);
+	memcpy(order, g.v, total * sizeof *order);
+
+	/* Small buffers: one record, two records, one record + a bit. */
+	size_t rec = GETDENTSPLUS_ENTRY_MIN;
+	size_t sizes[] = { rec, 2 * rec, rec + 8 + rec / 2 };
+	for (size_t k = 0; k < 3; k++) {
+		struct list m = { 0 }, gg = { 0 };
+		long calls = 0;
+		check_begin();
+		double t = now();
+		int bad = gdp_list(VIA_SYSCALL, fd, sizes[k], REQ_MASK, WANT_ALL, &m, &calls);
+		double dt = now() - t;
+		getdents_list(fd, &gg);
+		bad += same_names(&m, &gg, 1, "small buffer");
+		for (size_t i = 0; i < m.n; i++)
+			if (m.v[i].error) {
+				diag("'%s': error %d", m.v[i].name, m.v[i].error);
+				bad++;
+			}
+		tap(bad == 0, "resume %s: size %zu (%zu entries, %ld calls, %.1f s): each name once, same set as getdents64",
+		    dir, sizes[k], m.n, calls, dt);
+		list_free(&m);
+		list_free(&gg);
+	}
+
+	/* Interleave getdentsplus and getdents64 on one fd. */
+	{
+		struct list m = { 0 }, gg = { 0 };
+		char *buf = xmalloc(2 * rec);
+		int bad = 0;
+		lseek(fd, 0, SEEK_SET);
+		for (int turn = 0, done = 0; done < 2; turn ^= 1) {
+			long n;
+			if (turn == 0) {
+				n = gdp_call(VIA_SYSCALL, fd, buf, 2 * rec, REQ_MASK, 0);
+				if (n > 0)
+					bad += parse_records(buf, n, &m, NULL);
+			} else {
+				n = getdents64_once(fd, &m, 80);
+			}
+			if (n < 0) {
+				diag("interleaved call failed: %s", strerror(errno));
+				bad++;
+				break;
+			}
+			done = n == 0 ? done + 1 : 0;
+		}
+		free(buf);
+		getdents_list(fd, &gg);
+		bad += same_names(&m, &gg, 0, "interleaved");
+		tap(bad == 0, "resume %s: interleaved getdentsplus/getdents64: each name once", dir);
+		list_free(&m);
+		list_free(&gg);
+	}
+
+	/* lseek(SEEK_SET, d_off of entry i) then a call starts at entry i+1. */
+	{
+		char *buf = xmalloc(1 << 12);
+		int bad = 0, tries = 0;
+		srand(12345);
+		for (int t = 0; t < 40 && total; t++) {
+			size_t i = t == 0 ? 0 : t == 1 ? total - 1 : (size_t)rand() % total;
+			if (lseek(fd, order[i].off, SEEK_SET) < 0) {
+				diag("lseek %lld: %s", (long long)order[i].off, strerror(errno));
+				bad++;
+				continue;
+			}
+			long n = gdp_call(VIA_SYSCALL, fd, buf, 1 << 12, REQ_MASK, 0);
+			tries++;
+			const struct getdentsplus_entry *r = (void *)buf;
+			if (i + 1 == total) {
+				if (n != 0) {
+					diag("after the last d_off: %ld, expected 0", n);
+					bad++;
+				}
+			} else if (n <= 0 || strcmp(r->name, order[i + 1].name)) {
+				diag("after d_off of '%s': got '%s' (n %ld), expected '%s'", order[i].name,
+				     n > 0 ? r->name : "", n, order[i + 1].name);
+				bad++;
+			}
+		}
+		free(buf);
+		tap(bad == 0, "resume %s: lseek to a getdents64 d_off resumes at the next entry (%d tries)", dir, tries);
+	}
+	/* End of directory stays 0. */
+	{
+		char buf[4096];
+		lseek(fd, 0, SEEK_END);
+		long a = gdp_call(VIA_SYSCALL, fd, buf, sizeof buf, REQ_MASK, 0);
+		while (a > 0)
+			a = gdp_call(VIA_SYSCALL, fd, buf, sizeof buf, REQ_MASK, 0);
+		long b = gdp_call(VIA_SYSCALL, fd, buf, sizeof buf, REQ_MASK, 0);
+		tap(a == 0 && b == 0, "resume %s: 0 at end of directory, twice", dir);
+	}
+	free(order);
+	list_free(&g);
+	close(fd);
+	return 0;
+}
+
+/* ---- concurrency --------------------------------------------------- */
+
+static int cmd_concurrent(const char *dir, int secs)
+{
+	mkdir(dir, 0755);
+	const int keep = 300;
+	if (make_files(dir, keep, "keep-") < 0) {
+		tap(0, "concurrent %s: setup: %s", dir, strerror(errno));
+		return 1;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+		double end = now() + secs;
+		char name[64];
+		for (long i = 0; now() < end; i++) {
+			snprintf(name, sizeof name, "tmp-%ld", i);
+			int fd = openat(dfd, name, O_CREAT | O_WRONLY, 0644);
+			if (fd >= 0)
+				close(fd);
+			if (i >= 20) {
+				snprintf(name, sizeof name, "tmp-%ld", i - 20 + (i % 7));
+				unlinkat(dfd, name, 0);
+				snprintf(name, sizeof name, "tmp-%ld", i - 20);
+				unlinkat(dfd, name, 0);
+			}
+		}
+		_exit(0);
+	}
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int bad = 0, passes = 0, vanished = 0;
+	int *seen = xmalloc(keep * sizeof *seen);
+	size_t sizes[] = { 4096, 2 * GETDENTSPLUS_ENTRY_MIN, 1 << 16 };
+	check_begin();
+	for (;;) {
+		int status;
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		struct list m = { 0 };
+		memset(seen, 0, keep * sizeof *seen);
+		enum via via = passes % 2 ? VIA_IOCTL : VIA_SYSCALL;
+		bad += gdp_list(via, fd, sizes[passes % 3], REQ_MASK, WANT_ALL, &m, NULL);
+		qsort(m.v, m.n, sizeof *m.v, cmp_name);
+		for (size_t i = 0; i < m.n; i++) {
+			const struct ent *e = &m.v[i];
+			int k;
+			if (i && !strcmp(e->name, m.v[i - 1].name)) {
+				diag("pass %d: '%s' twice", passes, e->name);
+				bad++;
+			}
+			if (sscanf(e->name, "keep-%d", &k) == 1 && k >= 0 && k < keep) {
+				seen[k]++;
+				if (e->error) {
+					diag("pass %d: '%s' error %d", passes, e->name, e->error);
+					bad++;
+				}
+			} else if (e->error == ENOENT) {
+				vanished++;
+			} else if (e->error) {
+				diag("pass %d: '%s' error %d (%s)", passes, e->name, e->error, strerror(e->error));
+				bad++;
+			}
+		}
+		for (int k = 0; k < keep; k++)
+			if (seen[k] != 1) {
+				diag("pass %d: keep-%06d seen %d times", passes, k, seen[k]);
+				bad++;
+			}
+		list_free(&m);
+		passes++;
+		if (w == pid)
+			break;
+	}
+	free(seen);
+	close(fd);
+	tap(bad == 0 && passes > 2,
+	    "concurrent %s: %d passes while a child creates/deletes: survivors once per pass, vanished ones ENOENT (%d) or absent",
+	    dir, passes, vanished);
+	return 0;
+}
+
+/* ---- unprivileged -------------------------------------------------- */
+
+static int cmd_unpriv(int argc, char **argv)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534)) {
+			tap(0, "unpriv: drop privileges: %s", strerror(errno));
+			_exit(1);
+		}
+		/* The ioctl through the fd opened as root (inherited). */
+		int fd = open(GETDENTSPLUS_DEVICE, O_RDONLY);
+		if (fd < 0)
+			printf("not ok - unpriv: %s can be opened by uid 65534: %s # TODO device mode\n",
+			       GETDENTSPLUS_DEVICE, strerror(errno));
+		else
+			tap(1, "unpriv: %s can be opened by uid 65534", GETDENTSPLUS_DEVICE);
+		if (fd >= 0)
+			close(fd);
+		for (int a = 0; a < argc; a++) {
+			int want_errors = strstr(argv[a], "noexec") != NULL;
+			cmd_compare(1, argv + a, "uid 65534: ", want_errors);
+		}
+		fflush(stdout);
+		_exit(0);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		tap(0, "unpriv: child exited with status %#x", status);
+	return 0;
+}
+
+/* ---- bad input ----------------------------------------------------- */
+
+static void expect_err(long rc, int want, const char *what)
+{
+	int e = rc < 0 ? errno : 0;
+	tap(rc == -1 && e == want, "badinput: %s -> %s (got %ld, %s)", what, strerrorname_np(want),
+	    rc, rc < 0 ? strerrorname_np(e) : "success");
+}
+
+static char *first_name(int fd, enum via via)
+{
+	char buf[4096];
+	lseek(fd, 0, SEEK_SET);
+	long n = gdp_call(via, fd, buf, sizeof buf, REQ_MASK, 0);
+	return n > 0 ? strdup(((struct getdentsplus_entry *)buf)->name) : strdup("(none)");
+}
+
+static int cmd_badinput(const char *dir, const char *file)
+{
+	char buf[8192];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int pfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int ffd = open(file, O_RDONLY | O_CLOEXEC);
+	size_t min = GETDENTSPLUS_ENTRY_MIN;
+	for (int v = 0; v < 2; v++) {
+		char w[64];
+		snprintf(w, sizeof w, "%s", via_name[v]);
+		char what[160];
+#define E(rc, err, ...) (snprintf(what, sizeof what, __VA_ARGS__), expect_err(rc, err, what))
+		E(gdp_call(v, -1, buf, sizeof buf, REQ_MASK, 0), EBADF, "%s: fd -1", w);
+		E(gdp_call(v, 9999, buf, sizeof buf, REQ_MASK, 0), EBADF, "%s: fd 9999 (closed)", w);
+		E(gdp_call(v, pfd, buf, sizeof buf, REQ_MASK, 0), EBADF, "%s: O_PATH fd", w);
+		E(gdp_call(v, ffd, buf, sizeof buf, REQ_MASK, 0), ENOTDIR, "%s: regular file fd", w);
+		E(gdp_call(v, fd, buf, 0, REQ_MASK, 0), EINVAL, "%s: size 0", w);
+		E(gdp_call(v, fd, buf, min - 1, REQ_MASK, 0), EINVAL, "%s: size ENTRY_MIN-1", w);
+		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, 0x80), EINVAL, "%s: unknown flag 0x80", w);
+		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, 0x80000000u), EINVAL, "%s: unknown flag 0x80000000", w);
+		E(gdp_call(v, fd, buf, sizeof buf, 0x80000000u, 0), EINVAL, "%s: statx mask bit 0x80000000", w);
+		lseek(fd, 0, SEEK_SET);
+		char *first = first_name(fd, v);
+		lseek(fd, 0, SEEK_SET);
+		E(gdp_call(v, fd, NULL, sizeof buf, REQ_MASK, 0), EFAULT, "%s: NULL buffer", w);
+		char *again = first_name(fd, VIA_SYSCALL);
+		/* first_name rewinds; check the position-preserving property too. */
+		lseek(fd, 0, SEEK_SET);
+		gdp_call(v, fd, NULL, sizeof buf, REQ_MASK, 0);
+		long n = gdp_call(v, fd, buf, sizeof buf, REQ_MASK, 0);
+		tap(n > 0 && !strcmp(((struct getdentsplus_entry *)buf)->name, first) && !strcmp(again, first),
+		    "badinput: %s: after EFAULT the next call returns the first entry again ('%s')", w, first);
+		free(again);
+		free(first);
+
+		long pg = sysconf(_SC_PAGESIZE);
+		char *un = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		munmap(un, 4 * pg);
+		lseek(fd, 0, SEEK_SET);
+		E(gdp_call(v, fd, un, 4 * pg, REQ_MASK, 0), EFAULT, "%s: unmapped buffer", w);
+		char *ro = mmap(NULL, 4 * pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		lseek(fd, 0, SEEK_SET);
+		E(gdp_call(v, fd, ro, 4 * pg, REQ_MASK, 0), EFAULT, "%s: PROT_READ buffer", w);
+		munmap(ro, 4 * pg);
+		E(gdp_call(v, fd, (void *)0xffff888000000000ull, sizeof buf, REQ_MASK, 0), EFAULT,
+		  "%s: kernel address as buffer", w);
+
+		/* A buffer that runs into a PROT_NONE page after 1.5 records:
+		 * either records before the fault or EFAULT; nothing lost. */
+		{
+			char *m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			mprotect(m + pg, pg, PROT_NONE);
+			char *b = m + pg - (min + min / 2);
+			struct list got = { 0 }, ref = { 0 };
+			int bad = 0;
+			lseek(fd, 0, SEEK_SET);
+			long r = gdp_call(v, fd, b, 1 << 16, REQ_MASK, 0);
+			if (r > 0)
+				bad += parse_records(b, r, &got, NULL);
+			else if (!(r == -1 && errno == EFAULT)) {
+				diag("straddling buffer: %ld %s", r, strerror(errno));
+				bad++;
+			}
+			/* Continue from the position with good calls. */
+			for (;;) {
+				long k = gdp_call(v, fd, buf, sizeof buf, REQ_MASK, 0);
+				if (k <= 0)
+					break;
+				bad += parse_records(buf, k, &got, NULL);
+			}
+			getdents_list(fd, &ref);
+			bad += same_names(&got, &ref, 0, "after fault");
+			tap(bad == 0, "badinput: %s: buffer running into a PROT_NONE page: %s, then no entry lost or repeated",
+			    w, r > 0 ? "partial result" : "EFAULT");
+			list_free(&got);
+			list_free(&ref);
+			munmap(m, 2 * pg);
+		}
+
+		/* Huge sizes with a real (smaller) buffer and a small dir. */
+		{
+			size_t bufsz = 1 << 20;
+			char *big = mmap(NULL, bufsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			size_t huge[] = { (size_t)1 << 40, SIZE_MAX, (size_t)1 << 32, ((size_t)1 << 31) + 8 };
+			for (int h = 0; h < 4; h++) {
+				lseek(fd, 0, SEEK_SET);
+				long r = gdp_call(v, fd, big, huge[h], REQ_MASK, 0);
+				int e = errno;
+				lseek(fd, 0, SEEK_SET);
+				long r2 = gdp_call(v, fd, buf, sizeof buf, REQ_MASK, 0);
+				int ok = r >= 0 ? r == r2 : (e == EFAULT || e == EINVAL);
+				tap(ok, "badinput: %s: size %#zx with a 1 MiB buffer: %s (no ENOMEM)", w, huge[h],
+				    r >= 0 ? "same result as a normal call" : strerrorname_np(e));
+			}
+			munmap(big, bufsz);
+		}
+#undef E
+	}
+	/* ioctl-only: __reserved must be 0; other bad requests on the device. */
+	{
+		struct getdentsplus_args a = { .dirfd = fd, .buf = (uintptr_t)buf, .size = sizeof buf,
+					       .statx_mask = REQ_MASK, .__reserved = 1 };
+		lseek(fd, 0, SEEK_SET);
+		expect_err(ioctl(gdp_dev, GETDENTSPLUS_IOC, &a), EINVAL, "ioctl: __reserved = 1");
+		expect_err(ioctl(gdp_dev, GETDENTSPLUS_IOC, NULL), EFAULT, "ioctl: NULL argument");
+		long r = ioctl(gdp_dev, _IOWR(GETDENTSPLUS_IOC_MAGIC, 2, struct getdentsplus_args), &a);
+		tap(r == -1 && (errno == ENOTTY || errno == EINVAL),
+		    "badinput: ioctl: unknown command -> ENOTTY (got %ld, %s)", r, strerrorname_np(errno));
+		/* The ioctl on the directory itself is not ours. */
+		r = ioctl(fd, GETDENTSPLUS_IOC, &a);
+		tap(r == -1, "badinput: GETDENTSPLUS_IOC on the directory fd fails (%s)", strerrorname_np(errno));
+	}
+	close(fd);
+	close(pfd);
+	close(ffd);
+	return 0;
+}
+
+/* ---- padding ------------------------------------------------------- */
+
+static int cmd_padding(const char *dir)
+{
+	size_t size = 1 << 16;
+	char *a = xmalloc(size), *b = xmalloc(size), *c = xmalloc(size);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int bad = 0;
+	memset(a, 0xaa, size);
+	memset(b, 0x55, size);
+	memset(c, 0xaa, size);
+	lseek(fd, 0, SEEK_SET);
+	long na = gdp_call(VIA_SYSCALL, fd, a, size, REQ_MASK, WANT_ALL);
+	lseek(fd, 0, SEEK_SET);
+	long nb = gdp_call(VIA_SYSCALL, fd, b, size, REQ_MASK, WANT_ALL);
+	lseek(fd, 0, SEEK_SET);
+	long nc = gdp_call(VIA_IOCTL, fd, c, size, REQ_MASK, WANT_ALL);
+	check_begin();
+	if (na <= 0 || na != nb) {
+		diag("calls returned %ld and %ld", na, nb);
+		bad++;
+	} else {
+		for (long i = 0; i < na; i++)
+			if (a[i] != b[i]) {
+				diag("byte %ld differs between a 0xAA- and a 0x55-filled buffer", i);
+				bad++;
+			}
+		struct list l = { 0 };
+		bad += parse_records(a, na, &l, NULL);
+		list_free(&l);
+		/* Bytes past the returned length are not written. */
+		for (long i = na; i < (long)size; i++)
+			if ((unsigned char)a[i] != 0xaa) {
+				diag("byte %ld past the returned length was written", i);
+				bad++;
+				break;
+			}
+	}
+	tap(bad == 0, "padding %s: every byte of every record written (0xAA vs 0x55 fill), pads zero", dir);
+	tap(nc == na && na > 0 && !memcmp(a, c, na),
+	    "padding %s: ioctl output byte-identical to the syscall's (%ld vs %ld bytes)", dir, nc, na);
+	close(fd);
+	free(a);
+	free(b);
+	free(c);
+	return 0;
+}
+
+/* ---- rmmod support ------------------------------------------------- */
+
+static int cmd_hammer(const char *dir, int secs, const char *mode)
+{
+	enum via via = strcmp(mode, "ioctl") ? VIA_SYSCALL : VIA_IOCTL;
+	if (via == VIA_IOCTL && gdp_dev < 0) {
+		printf("# hammer: no device\n");
+		return 1;
+	}
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char *buf = xmalloc(1 << 14);
+	long ok = 0, enosys = 0, other = 0;
+	double end = now() + secs;
+	while (now() < end) {
+		lseek(fd, 0, SEEK_SET);
+		long n;
+		while ((n = gdp_call(via, fd, buf, 1 << 14, REQ_MASK, WANT_ALL)) > 0)
+			;
+		if (n == 0)
+			ok++;
+		else if (errno == ENOSYS)
+			enosys++;
+		else {
+			if (other++ < 5)
+				printf("# hammer %s: %s\n", mode, strerror(errno));
+		}
+	}
+	printf("# hammer %s %d: %ld listings, %ld ENOSYS, %ld other errors\n", mode, getpid(), ok, enosys, other);
+	return other ? 1 : 0;
+}
+
+static int cmd_enosys(int nr)
+{
+	char buf[4096];
+	int fd = open("/", O_RDONLY | O_DIRECTORY);
+	long r = syscall(nr, fd, buf, sizeof buf, REQ_MASK, 0);
+	int e = errno;
+	tap(r == -1 && e == ENOSYS, "syscall %d after rmmod -> ENOSYS (got %ld, %s)", nr, r,
+	    r < 0 ? strerrorname_np(e) : "success");
+	return 0;
+}
+
+static int cmd_sanity(const char *dir)
+{
+	int bad = check_dir(dir, VIA_SYSCALL, 1 << 16, WANT_ALL, NULL);
+	bad += check_dir(dir, VIA_IOCTL, 1 << 16, WANT_ALL, NULL);
+	tap(bad == 0, "sanity %s: syscall and ioctl listings correct", dir);
+	return 0;
+}
+
+/* ---- main ---------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2) {
+		fprintf(stderr, "usage: gdp-test compare|resume|concurrent|unpriv|badinput|padding|hammer|enosys|sanity ...\n");
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "enosys") && argc == 3)
+		return cmd_enosys(atoi(argv[2]));
+	if (gdp_setup() < 0) {
+		tap(0, "%s: module interface present", cmd);
+		return 1;
+	}
+	check_begin();
+	if (!strcmp(cmd, "compare") && argc >= 3)
+		cmd_compare(argc - 2, argv + 2, "", 0);
+	else if (!strcmp(cmd, "resume") && argc >= 3)
+		cmd_resume(argv[2], argc > 3 ? atol(argv[3]) : 0);
+	else if (!strcmp(cmd, "concurrent") && argc == 4)
+		cmd_concurrent(argv[2], atoi(argv[3]));
+	else if (!strcmp(cmd, "unpriv") && argc >= 3)
+		cmd_unpriv(argc - 2, argv + 2);
+	else if (!strcmp(cmd, "badinput") && argc == 4)
+		cmd_badinput(argv[2], argv[3]);
+	else if (!strcmp(cmd, "padding") && argc == 3)
+		cmd_padding(argv[2]);
+	else if (!strcmp(cmd, "hammer") && argc == 5)
+		return cmd_hammer(argv[2], atoi(argv[3]), argv[4]);
+	else if (!strcmp(cmd, "sanity") && argc == 3)
+		cmd_sanity(argv[2]);
+	else {
+		fprintf(stderr, "gdp-test: bad arguments\n");
+		return 2;
+	}
+	return failures ? 1 : 0;
+}
