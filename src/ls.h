@@ -225,22 +225,56 @@ void dired_indent (void);
 void dired_finish (void);
 
 /* ---- ls-color.c ---- */
-/* Parse LS_COLORS (and COLORTERM defaults); returns false (and disables
-   colour) if it is malformed, after a diagnostic like GNU's.  */
+/* The LS_COLORS keys, in GNU's order: lc rc ec rs no fi di ln pi so bd cd
+   mi or ex do su sg st ow tw ca mh cl.  */
+enum indicator_no
+{
+  C_LEFT, C_RIGHT, C_END, C_RESET, C_NORM, C_FILE, C_DIR, C_LINK,
+  C_FIFO, C_SOCK, C_BLK, C_CHR, C_MISSING, C_ORPHAN, C_EXEC, C_DOOR,
+  C_SETUID, C_SETGID, C_STICKY, C_OTHER_WRITABLE, C_STICKY_OTHER_WRITABLE,
+  C_CAP, C_MULTIHARDLINK, C_CLR_TO_EOL
+};
+/* Call once after options if print_with_color: parses LS_COLORS (or,
+   without it, keeps colour only if COLORTERM is set or TERM is known);
+   on a malformed value prints GNU's diagnostics and sets
+   print_with_color = false.  Returns the final print_with_color.  */
 bool color_init (void);
-/* Start the colour for F (or its link target if SYMLINK_TARGET); returns
-   true if a colour sequence was emitted.  */
+/* Is colour KEY set to something other than "", "0", "00"?  Used for
+   GNU's check_stat / check_symlink_mode conditions.  */
+bool is_colored (enum indicator_no key);
+/* "ln=target" was given.  */
+extern bool color_symlink_as_referent;
+/* Opaque colour sequence of F (its link target if SYMLINK_TARGET), or
+   NULL if none.  */
+void const *color_of (struct fileinfo const *f, bool symlink_target);
+/* Print the colour for F; true if a colour sequence was emitted.  */
 bool color_start (struct fileinfo const *f, bool symlink_target);
-/* End the colour started by color_start.  */
+void color_start_seq (void const *seq);	/* seq from color_of, non-NULL */
+/* End the colour started by color_start (= prep_non_filename_text).  */
 void color_end (void);
-/* Before non-filename text after a coloured name (e.g. indicator).  */
+/* GNU's prep_non_filename_text: "ec", or "lc rs rc".  */
 void color_prep_non_filename_text (void);
-/* At exit: reset the terminal if any colour was used.  */
+/* GNU's set_normal_color: "lc no rc" if "no" is set.  ls-layout.c calls
+   it before each long-format line; print_file_name_and_frills calls it
+   itself.  */
+void color_set_normal (void);
+/* Does printing F's name (or target) emit colour codes at all?  */
+bool color_used_for (struct fileinfo const *f, bool symlink_target);
+void color_clear_to_eol (void);
+/* Act on signals caught while colouring (restore colour, then die or
+   stop).  Cheap; call it in long loops (e.g. reading a big directory).  */
+void color_process_signals (void);
+/* At exit: restore the terminal if colour was used with non-standard
+   lc/rc, and re-raise signals that arrived.  */
 void color_finish (void);
-/* Whether a colour is set for 'ca', 'or', 'mi', ... (used by gathering
-   to decide what must be stat'ed).  */
+/* What gathering must find out for colouring (all false without colour):
+   link targets (GNU's check_symlink_mode from colours), capabilities
+   (always false, see ls-color.c), stat of directories (ow/st/tw) and of
+   regular files (ex/su/sg).  color_needs_stat = either of the last two.  */
 bool color_needs_link_target (void);
 bool color_needs_capability (void);
+bool color_dir_needs_stat (void);
+bool color_file_needs_stat (void);
 bool color_needs_stat (void);
 
 /* ---- ls-name.c ---- */
@@ -248,8 +282,8 @@ bool color_needs_stat (void);
 void name_init (void);
 /* Printed width of F's name as quoted (cached in F->width).  */
 size_t name_width (struct fileinfo *f);
-/* Print F's name (colour, hyperlink, quoting); START_COL is the current
-   output column (for tab computations by the caller).  Returns width.  */
+/* Print F's name (colour, hyperlink, quoting) as at column 0; returns
+   print_name_with_quoting's value.  */
 size_t print_name (struct fileinfo *f);
 /* The -F / -p / --file-type character for F, or 0 for none.  */
 char type_indicator_char (struct fileinfo const *f, bool stat_ok,
@@ -257,9 +291,18 @@ char type_indicator_char (struct fileinfo const *f, bool stat_ok,
 /* Name plus inode, blocks, context and indicator as in -C/-x/-1/-m.  */
 size_t print_file_name_and_frills (struct fileinfo *f, size_t start_col);
 size_t length_of_file_name_and_frills (struct fileinfo *f);
-/* Quote NAME for a diagnostic or header with dirname quoting.  */
+/* Print a directory header's NAME (without the ':') with the dirname
+   quoting, recording its //SUBDIRED// span; hyperlinked to ABSOLUTE_NAME
+   unless NULL.  print_dir_name_quoted (N) = print_dir_header_name (N,
+   NULL).  Return the bytes printed.  */
+size_t print_dir_header_name (char const *name, char const *absolute_name);
 size_t print_dir_name_quoted (char const *name);
-/* Does any file in V need outer quotes (shell-escape alignment)?  */
+/* For the files V[0..N-1] of one listing, decide whether any needs quotes
+   (then the others get an alignment space with shell-escape-like styles
+   in -l/-C/-x; GNU's cwd_some_quoted).  Call it once per listing, after
+   gathering and before sorting/printing; for command-line operands over
+   ALL gathered operands, before the directories are taken out (as GNU).
+   It also resets the cached f->width.  */
 void name_check_quoting (struct fileinfo **v, size_t n);
 /* (requested by ls-long.c) Like GNU's print_name_with_quoting: print
    F's name, or its link target if SYMLINK_TARGET, with the alignment
