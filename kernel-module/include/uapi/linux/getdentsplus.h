@@ -23,7 +23,8 @@
  * are reported in the record's "error" field.
  *
  * The syscall number is not fixed: the module picks a free slot of the
- * x86-64 table and publishes it in /sys/module/getdentsplus/parameters/nr.
+ * x86-64 table and publishes it in /sys/module/getdentsplus/parameters/nr
+ * (0 there: the syscall is not available, use the ioctl).
  * The same operation is available as GETDENTSPLUS_IOC on /dev/getdentsplus.
  */
 #ifndef _UAPI_LINUX_GETDENTSPLUS_H
@@ -44,6 +45,15 @@
 #define GDP_WANT_LABEL		0x0020	/* compute GDP_ATTR_LABEL */
 #define GDP_WANT_CAP		0x0040	/* compute GDP_ATTR_CAP */
 #define GDP_FLAGS_ALL		0x007f
+/* GDP_STATX_FORCE_SYNC together with GDP_STATX_DONT_SYNC: EINVAL. */
+
+/*
+ * statx_mask bits accepted (any other bit: EINVAL).  As with statx(2) the
+ * mask is a request: stx.stx_mask says what was actually filled, and may
+ * hold basic fields that were not asked for.  STATX_MNT_ID is not offered
+ * (a module cannot read the mount id).
+ */
+#define GDP_STATX_SUPPORTED	(STATX_BASIC_STATS | STATX_BTIME)
 
 /* Attribute bits of an entry (both in attr and attr_unknown). */
 #define GDP_ATTR_ACL_ACCESS	0x0001	/* system.posix_acl_access, size > 0 */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * getdentsplus-internal.h: what the module's files share.
+ *
+ *   getdentsplus-main.c   module init/exit, parameters, the two entry
+ *                         points (syscall through a kprobe, ioctl on a
+ *                         misc device)
+ *   getdentsplus-walk.c   the operation: argument checks, iterate_dir
+ *                         staging, lookups, statx fill, record emission,
+ *                         file position
+ *   getdentsplus-attr.c   attribute bits (ACL, default ACL, label, caps)
+ *   getdentsplus-compat.h kernel API differences (6.1 .. 6.18), driven by
+ *                         compat-config.h which Kbuild generates from the
+ *                         compat/HAVE_*.c probes
+ */
+#ifndef GDP_INTERNAL_H
+#define GDP_INTERNAL_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <uapi/linux/getdentsplus.h>
+
+struct path;
+
+/* Records: the fixed header, then the name and its NUL, 8-aligned. */
+#define GDP_REC_HDR	offsetof(struct getdentsplus_entry, name)
+#define GDP_RECLEN(namelen) ALIGN(GDP_REC_HDR + (namelen) + 1, 8)
+
+/* Longest name we accept from a filesystem (getdents64 uses PATH_MAX). */
+#define GDP_NAME_MAX	(PATH_MAX - 1)
+
+/* Staging buffer bounds (kernel memory per call). */
+#define GDP_STAGE_MIN	(16 * 1024)
+#define GDP_STAGE_MAX	(512 * 1024)
+
+/* The result of one call can never exceed this (fits an ioctl's int). */
+#define GDP_SIZE_MAX	(INT_MAX & ~7)
+
+long gdp_getdentsplus(int dirfd, void __user *buf, size_t size,
+		      u32 statx_mask, u32 flags);
+
+void gdp_attr_fill(const struct path *path, umode_t mode, u32 flags,
+		   u32 *attr, u32 *attr_unknown);
+
+#endif /* GDP_INTERNAL_H */

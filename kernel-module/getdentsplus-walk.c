@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * getdentsplus-walk.c: the getdentsplus operation.
+ *
+ * One call:
+ *  1. check the arguments, take the fd and its position lock (getdents64's
+ *     f_pos_lock);
+ *  2. iterate_dir() with an actor that only copies names into a bounded
+ *     staging buffer: no lookup, no getattr, no user access while the
+ *     filesystem holds the directory locked;
+ *  3. after iterate_dir() returns, for each staged name: look it up with the
+ *     caller's permissions, cross mounts, vfs_getattr(), attribute bits,
+ *     build the record in zeroed memory, copy_to_user();
+ *  4. leave the position right after the last delivered record (rewinding
+ *     over staged entries that were not delivered), so that getdents64,
+ *     lseek and getdentsplus can be mixed on one fd.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cred.h>
+#include <linux/dcache.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/kdev_t.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/mount.h>
+#include <linux/namei.h>
+#include <linux/path.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/stat.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/uidgid.h>
+
+#include "getdentsplus-internal.h"
+#include "getdentsplus-compat.h"
+
+/* One staged directory entry; entries follow each other 8-aligned. */
+struct gdp_staged {
+	u64 ino;
+	s64 off;		/* position after this entry (its d_off) */
+	u16 namelen;
+	u8 type;
+	char name[];		/* NUL-terminated */
+};
+
+#define GDP_STAGED_LEN(namelen) \
+	ALIGN(offsetof(struct gdp_staged, name) + (namelen) + 1, 8)
+
+struct gdp_stage {
+	struct dir_context ctx;
+	char *buf;
+	size_t used;
+	size_t cap;
+	size_t out_left;	/* user buffer bytes not yet promised */
+	unsigned int nr;
+	struct gdp_staged *last;
+	int error;		/* why the first entry could not be staged */
+};
+
+/* One request, as the per-entry code needs it. */
+struct gdp_req {
+	int dirfd;
+	struct file *dir;
+	u32 mask;
+	u32 flags;
+	unsigned int query_flags;	/* AT_STATX_* for vfs_getattr() */
+	unsigned int lookup_flags;	/* LOOKUP_* for the full path walk */
+};
+
+static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
+				       const char *name, int namelen,
+				       loff_t offset, u64 ino,
+				       unsigned int d_type)
+{
+	struct gdp_stage *st = container_of(ctx, struct gdp_stage, ctx);
+	struct gdp_staged *e;
+	size_t need;
+
+	/* Like getdents64: an entry's d_off is where the next one starts. */
+	if (st->last)
+		st->last->off = offset;
+
+	if (unlikely(namelen <= 0 || namelen > GDP_NAME_MAX ||
+		     memchr(name, '/', namelen))) {
+		st->error = -EIO;
+		return GDP_FILLDIR_STOP;
+	}
+	if (GDP_RECLEN(namelen) > st->out_left) {
+		if (!st->nr)
+			st->error = -EINVAL;
+		return GDP_FILLDIR_STOP;
+	}
+	need = GDP_STAGED_LEN(namelen);
+	if (need > st->cap - st->used)
+		return GDP_FILLDIR_STOP;
+	if (st->nr && fatal_signal_pending(current))
+		return GDP_FILLDIR_STOP;
+
+	e = (struct gdp_staged *)(st->buf + st->used);
+	e->ino = ino;
+	e->off = offset;	/* fixed by the next entry or the caller */
+	e->namelen = namelen;
+	e->type = d_type & 15;	/* high bits may carry FILLDIR_FLAG_* */
+	memcpy(e->name, name, namelen);
+	e->name[namelen] = '\0';
+
+	st->used += need;
+	st->out_left -= GDP_RECLEN(namelen);
+	st->nr++;
+	st->last = e;
+	return GDP_FILLDIR_CONTINUE;
+}
+
+static bool gdp_is_dots(const struct gdp_staged *e)
+{
+	return e->name[0] == '.' &&
+	       (e->namelen == 1 || (e->namelen == 2 && e->name[1] == '.'));
+}
+
+/*
+ * The full path walk, for what a one-component lookup cannot do exactly as
+ * fstatat() would: "." and ".." (mount roots, chroot), symlinks to follow
+ * (nested links, "..", magic links) and automount points to trigger.  The
+ * name is written into the caller's buffer, at the place of the record's
+ * name, and the walk starts at dirfd, like fstatat(dirfd, name).
+ */
+static int gdp_walk_user(const struct gdp_req *req,
+			 const struct gdp_staged *e, char __user *uname,
+			 struct path *path)
+{
+	if (copy_to_user(uname, e->name, e->namelen + 1))
+		return -EFAULT;
+	return user_path_at(req->dirfd, uname, req->lookup_flags, path);
+}
+
+/* What fstatat(dirfd, name) would stat, with the caller's permissions. */
+static int gdp_resolve(const struct gdp_req *req, const struct gdp_staged *e,
+		       char __user *uname, struct path *path)
+{
+	const struct path *dir = &req->dir->f_path;
+	struct dentry *dentry;
+	int err;
+
+	if (gdp_is_dots(e))
+		return gdp_walk_user(req, e, uname, path);
+
+	/* Checks MAY_EXEC on the directory; -ENOENT if it vanished. */
+	dentry = gdp_lookup_positive(dir, e->name, e->namelen);
+	if (IS_ERR(dentry))
+		return PTR_ERR(dentry);
+
+	if (((req->flags & GDP_FOLLOW) && d_is_symlink(dentry)) ||
+	    (!(req->flags & GDP_NO_AUTOMOUNT) &&
+	     (READ_ONCE(dentry->d_flags) & DCACHE_NEED_AUTOMOUNT))) {
+		dput(dentry);
+		return gdp_walk_user(req, e, uname, path);
+	}
+
+	path->mnt = mntget(dir->mnt);
+	path->dentry = dentry;
+	if (d_managed(dentry)) {
+		/* A mountpoint reports the root of what is mounted on it. */
+		err = gdp_follow_down(path);
+		if (err) {
+			path_put(path);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static void gdp_ts(struct statx_timestamp *to, const struct timespec64 *from)
+{
+	to->tv_sec = from->tv_sec;
+	to->tv_nsec = from->tv_nsec;
+}
+
+/* struct kstat to the user's struct statx, as statx(2) converts it. */
+static void gdp_fill_statx(struct statx *sx, const struct kstat *ks,
+			   const struct path *path)
+{
+	sx->stx_mask = ks->result_mask & GDP_STATX_SUPPORTED;
+	sx->stx_blksize = ks->blksize;
+	sx->stx_attributes = ks->attributes;
+	sx->stx_nlink = ks->nlink;
+	sx->stx_uid = from_kuid_munged(current_user_ns(), ks->uid);
+	sx->stx_gid = from_kgid_munged(current_user_ns(), ks->gid);
+	sx->stx_mode = ks->mode;
+	sx->stx_ino = ks->ino;
+	sx->stx_size = ks->size;
+	sx->stx_blocks = ks->blocks;
+	sx->stx_attributes_mask = ks->attributes_mask;
+	gdp_ts(&sx->stx_atime, &ks->atime);
+	if (sx->stx_mask & STATX_BTIME)
+		gdp_ts(&sx->stx_btime, &ks->btime);
+	gdp_ts(&sx->stx_ctime, &ks->ctime);
+	gdp_ts(&sx->stx_mtime, &ks->mtime);
+	sx->stx_rdev_major = MAJOR(ks->rdev);
+	sx->stx_rdev_minor = MINOR(ks->rdev);
+	sx->stx_dev_major = MAJOR(ks->dev);
+	sx->stx_dev_minor = MINOR(ks->dev);
+
+	/* What vfs_statx() adds on top of ->getattr(). */
+	if (path->mnt->mnt_root == path->dentry)
+		sx->stx_attributes |= STATX_ATTR_MOUNT_ROOT;
+	sx->stx_attributes_mask |= STATX_ATTR_MOUNT_ROOT;
+}
+
+/*
+ * Fill one record (already zeroed, reclen bytes).  Failures of the entry
+ * go into rec->error and leave stx and attr zero.
+ */
+static void gdp_fill_record(const struct gdp_req *req,
+			    const struct gdp_staged *e,
+			    struct getdentsplus_entry *rec, char __user *urec)
+{
+	struct path path;
+	struct kstat ks;
+	int err;
+
+	rec->d_ino = e->ino;
+	rec->d_off = e->off;
+	rec->reclen = GDP_RECLEN(e->namelen);
+	rec->namelen = e->namelen;
+	rec->d_type = e->type;
+	memcpy(rec->name, e->name, e->namelen);
+	rec->attr_unknown = GDP_ATTR_ALL;
+
+	err = gdp_resolve(req, e, urec + GDP_REC_HDR, &path);
+	if (err)
+		goto err_entry;
+
+	memset(&ks, 0, sizeof(ks));
+	err = vfs_getattr(&path, &ks, req->mask, req->query_flags);
+	if (err)
+		goto err_path;
+
+	gdp_fill_statx(&rec->stx, &ks, &path);
+	gdp_attr_fill(&path, ks.mode, req->flags, &rec->attr,
+		      &rec->attr_unknown);
+	path_put(&path);
+	return;
+
+err_path:
+	path_put(&path);
+err_entry:
+	rec->error = -err;
+}
+
+/* Put the position on @pos like lseek(SEEK_SET), so the fs sees it. */
+static void gdp_set_pos(struct file *file, loff_t pos)
+{
+	if (file->f_pos == pos)
+		return;
+	if (vfs_llseek(file, pos, SEEK_SET) < 0)
+		file->f_pos = pos;
+}
+
+/*
+ * Deliver the staged entries.  @pos is the position before the first one.
+ * Returns the bytes written, or -EFAULT / -EINTR when nothing was.
+ */
+static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
+		     struct getdentsplus_entry *rec, char __user *ubuf,
+		     loff_t pos)
+{
+	const struct gdp_staged *e = (const struct gdp_staged *)st->buf;
+	size_t done = 0;
+	unsigned int i;
+	long err = 0;
+
+	for (i = 0; i < st->nr; i++) {
+		size_t reclen = GDP_RECLEN(e->namelen);
+
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
+		memset(rec, 0, reclen);
+		gdp_fill_record(req, e, rec, ubuf + done);
+		if (copy_to_user(ubuf + done, rec, reclen)) {
+			err = -EFAULT;
+			break;
+		}
+		done += reclen;
+		pos = e->off;
+		e = (const void *)e + GDP_STAGED_LEN(e->namelen);
+		cond_resched();
+	}
+	/* Staged but not delivered: they are read again next time. */
+	if (i < st->nr)
+		gdp_set_pos(req->dir, pos);
+	return done ? (long)done : err;
+}
+
+static int gdp_check_args(size_t size, u32 mask, u32 flags)
+{
+	if (flags & ~GDP_FLAGS_ALL)
+		return -EINVAL;
+	if ((flags & GDP_STATX_FORCE_SYNC) && (flags & GDP_STATX_DONT_SYNC))
+		return -EINVAL;
+	if (mask & ~GDP_STATX_SUPPORTED)
+		return -EINVAL;
+	if (size < GETDENTSPLUS_ENTRY_MIN)
+		return -EINVAL;
+	return 0;
+}
+
+long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
+		      u32 statx_mask, u32 flags)
+{
+	struct gdp_stage st = { .ctx.actor = gdp_stage_actor };
+	struct gdp_req req = {
+		.dirfd = dirfd,
+		.mask = statx_mask,
+		.flags = flags,
+	};
+	struct getdentsplus_entry *rec;
+	struct file *file;
+	struct fd f;
+	loff_t pos;
+	long ret;
+
+	ret = gdp_check_args(size, statx_mask, flags);
+	if (ret)
+		return ret;
+	size = min_t(size_t, size, GDP_SIZE_MAX);
+	if (!access_ok(ubuf, size))
+		return -EFAULT;
+
+	if (flags & GDP_STATX_FORCE_SYNC)
+		req.query_flags |= AT_STATX_FORCE_SYNC;
+	if (flags & GDP_STATX_DONT_SYNC)
+		req.query_flags |= AT_STATX_DONT_SYNC;
+	if (flags & GDP_FOLLOW)
+		req.lookup_flags |= LOOKUP_FOLLOW;
+	if (!(flags & GDP_NO_AUTOMOUNT))
+		req.lookup_flags |= LOOKUP_AUTOMOUNT;
+
+	/* fdget() refuses O_PATH files: EBADF, as for getdents64. */
+	f = fdget(dirfd);
+	file = fd_file(f);
+	if (!file)
+		return -EBADF;
+	req.dir = file;
+	ret = -ENOTDIR;
+	if (!S_ISDIR(file_inode(file)->i_mode))
+		goto err_fdput;
+
+	ret = -ENOMEM;
+	rec = kmalloc(GDP_RECLEN(GDP_NAME_MAX), GFP_KERNEL);
+	if (!rec)
+		goto err_fdput;
+	st.cap = clamp_t(size_t, size / 2, GDP_STAGE_MIN, GDP_STAGE_MAX);
+	st.buf = kvmalloc(st.cap, GFP_KERNEL_ACCOUNT);
+	if (!st.buf)
+		goto err_free_rec;
+	st.out_left = size;
+	gdp_dir_context_set_count(&st.ctx, size);
+
+	/* What fdget_pos() does for getdents64, taken unconditionally. */
+	mutex_lock(&file->f_pos_lock);
+	pos = file->f_pos;
+	ret = iterate_dir(file, &st.ctx);
+	if (st.last)
+		st.last->off = st.ctx.pos;
+	if (st.nr)
+		ret = gdp_emit(&req, &st, rec, ubuf, pos);
+	else if (ret >= 0)
+		ret = st.error;		/* 0 at end of directory */
+	mutex_unlock(&file->f_pos_lock);
+
+	kvfree(st.buf);
+err_free_rec:
+	kfree(rec);
+err_fdput:
+	fdput(f);
+	return ret;
+}
