@@ -1,1 +1,2 @@
 ## tests/local.mk: everything "make check" runs.
+include tests/gnu/local.mk

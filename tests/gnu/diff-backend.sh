@@ -1,0 +1,17 @@
+# diff-backend.sh -- sourced by tests/gnu/diff-BACKEND.test: runs the GNU
+# differential test (difftest.py) with LSPLUS_BACKEND=BACKEND for ours.
+# make check runs the tests from the top build directory with $srcdir set;
+# the fixture goes to a fresh directory under ${TMPDIR:-/tmp}.
+
+backend=$(basename "$0" .test)
+backend=${backend#diff-}
+: "${PYTHON:=python3}"
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
+  echo "SKIP: $PYTHON not found (tools/install-deps installs python3)"
+  exit 77
+fi
+ls_under_test=${LSPLUS_LS:-$(pwd)/src/ls}
+PYTHONDONTWRITEBYTECODE=1
+export PYTHONDONTWRITEBYTECODE
+exec "$PYTHON" "${srcdir:-.}/tests/gnu/difftest.py" \
+  --ls "$ls_under_test" --backends "$backend"

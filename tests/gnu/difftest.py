@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""difftest.py -- GNU differential test: run /bin/ls and ours, compare.
+
+Builds the fixture (fixture.py) in a fresh temporary directory, runs every
+case of the matrix (cases.py) through GNU ls and through the ls under
+test -- both with argv[0] = "ls", the same working directory and the same
+environment built from scratch -- and compares stdout, stderr and the
+exit status byte for byte.  Prints a readable diff for the first failures,
+then "N/M identical".  Exit status: 0 all identical, 1 some differ,
+77 cannot run here (not root, tool missing, backend unavailable).
+
+  difftest.py [--ls PATH] [--gnu PATH] [-k PATTERN]... [--backends LIST]
+              [-j JOBS] [--show N] [--list] [--keep] [--no-deep]
+
+The ls under test: --ls, else $LSPLUS_LS, else ./src/ls (make check runs
+from the top build directory).  LSPLUS_BACKEND (or each of --backends)
+is passed to ours only.  The 10,000-level -R case is ours only: GNU ls
+cannot list it, we must (a deliberate improvement).
+"""
+
+import sys
+sys.dont_write_bytecode = True
+
+import argparse
+import concurrent.futures
+import difflib
+import fcntl
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import tempfile
+import termios
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as casesmod            # noqa: E402
+import fixture                      # noqa: E402
+
+TIMEOUT = 30                         # seconds per ls run
+CAP = 16 * 1024 * 1024               # bytes kept per stream
+DEEP = 10000
+PASS_VARS = ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")
+
+
+class Result:
+    __slots__ = ("out", "err", "status")
+
+    def __init__(self, out, err, status):
+        self.out, self.err, self.status = out, err, status
+
+    def __eq__(self, o):
+        return (self.out, self.err, self.status) == (o.out, o.err, o.status)
+
+
+def base_env():
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "TZ": "UTC",
+           "LC_ALL": "C"}
+    for v in PASS_VARS:
+        if v in os.environ:
+            env[v] = os.environ[v]
+    return env
+
+
+def case_env(case, root, extra):
+    env = base_env()
+    for k, v in case.env.items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v.replace("@ROOT@", root)
+    env.update(extra)
+    return env
+
+
+def drain(fds, proc, deadline):
+    """Read FDS (name -> fd) until EOF on all; returns name -> bytes.
+    Kills PROC on timeout or when a stream exceeds CAP."""
+    bufs = {n: [] for n in fds}
+    sizes = {n: 0 for n in fds}
+    live = dict(fds)
+    killed = None
+    while live:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            killed = "TIMEOUT"
+            proc.kill()
+            break
+        r, _, _ = select.select(list(live.values()), [], [], min(left, 1))
+        for n, fd in list(live.items()):
+            if fd not in r:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:          # EIO: pty slave closed
+                chunk = b""
+            if not chunk:
+                del live[n]
+                continue
+            sizes[n] += len(chunk)
+            if sizes[n] <= CAP:
+                bufs[n].append(chunk)
+            else:
+                killed = "OUTPUT CAP"
+                proc.kill()
+    return {n: b"".join(v) for n, v in bufs.items()}, killed
+
+
+def run_ls(exe, case, root, extra_env):
+    """Run EXE as 'ls' for CASE; returns a Result."""
+    args = ["ls"] + [a.replace("@ROOT@", root) for a in case.args]
+    env = case_env(case, root, extra_env)
+    cwd = os.path.join(root, case.cwd)
+    kw = dict(executable=exe, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+              stderr=subprocess.PIPE, close_fds=True)
+    if case.mode == "unpriv":
+        kw.update(user=65534, group=65534, extra_groups=[])
+    fds = {}
+    master = slave = None
+    tofree = []
+    if case.mode == "tty":
+        master, slave = pty.openpty()
+        cols, rows = case.win
+        fcntl.ioctl(slave, termios.TIOCSWINSZ,
+                    struct.pack("HHHH", rows, cols, 0, 0))
+        kw["stdout"] = slave
+        kw["start_new_session"] = True
+        tofree.append(master)
+    elif case.mode == "full":
+        f = open("/dev/full", "wb")
+        tofree.append(f)
+        kw["stdout"] = f
+    elif case.mode in ("epipe", "epipe-ign"):
+        r, w = os.pipe()
+        os.close(r)
+        kw["stdout"] = w
+        tofree.append(w)
+        # Python ignores SIGPIPE; restore_signals=False keeps it ignored.
+        kw["restore_signals"] = case.mode == "epipe"
+    else:
+        kw["stdout"] = subprocess.PIPE
+    try:
+        p = subprocess.Popen(args, **kw)
+        if slave is not None:
+            os.close(slave)
+        if p.stdout is not None:
+            fds["out"] = p.stdout.fileno()
+        if master is not None:
+            fds["out"] = master
+        fds["err"] = p.stderr.fileno()
+        got, killed = drain(fds, p, time.monotonic() + TIMEOUT)
+        try:
+            status = p.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            status = p.wait()
+            killed = "TIMEOUT"
+        if p.stdout is not None:
+            p.stdout.close()
+        p.stderr.close()
+    finally:
+        for t in tofree:
+            if isinstance(t, int):
+                os.close(t)
+            else:
+                t.close()
+    if killed:
+        status = "%s (%s)" % (status, killed)
+    return Result(got.get("out", b""), got["err"], status)
+
+
+def show_bytes(label, data):
+    lines = data.split(b"\n")
+    return ["%s%s" % (label, repr(l)[1:]) for l in lines]
+
+
+def case_diff(case, g, o):
+    """Readable unified diff of GNU's (-) and ours (+) results."""
+    out = ["=" * 72, "FAIL " + case.id]
+    for what in ("out", "err"):
+        a, b = getattr(g, what), getattr(o, what)
+        if a == b:
+            continue
+        al = [repr(l)[1:] for l in a.split(b"\n")]
+        bl = [repr(l)[1:] for l in b.split(b"\n")]
+        d = list(difflib.unified_diff(al, bl, "gnu-" + what, "ours-" + what,
+                                      n=2, lineterm=""))
+        if len(d) > 60:
+            d = d[:60] + ["... (%d more diff lines)" % (len(d) - 60)]
+        out.extend(d)
+    if g.status != o.status:
+        out.append("exit status: gnu %s, ours %s" % (g.status, o.status))
+    return "\n".join(out)
+
+
+def dump(tag, c, g, o):
+    print("#" * 72 + "\n" + tag + c.id)
+    for who, r in (("gnu", g), ("ours", o)):
+        print("--- %s: exit %s, stderr %r" % (who, r.status, r.err))
+        sys.stdout.flush()
+        sys.stdout.buffer.write(r.out)
+        sys.stdout.buffer.flush()
+
+
+def deep_test(ours, tmp, extra_env):
+    """ls -R on a DEEP-level chain: ours must list all levels, exit 0."""
+    top = fixture.make_deep_chain(tmp, DEEP)
+    try:
+        outpath = os.path.join(tmp, "deep.out")
+        with open(outpath, "wb") as f:
+            env = dict(base_env(), **extra_env)
+            p = subprocess.run(["ls", "-R"], executable=ours, cwd=top,
+                               env=env, stdout=f, stderr=subprocess.PIPE,
+                               timeout=300)
+        headers = 0
+        last = b""
+        tail = b""
+        with open(outpath, "rb") as f:
+            while True:
+                chunk = f.read(1 << 20)
+                if not chunk:
+                    break
+                data = tail + chunk
+                lines = data.split(b"\n")
+                tail = lines.pop()
+                for l in lines:
+                    if l.endswith(b":"):
+                        headers += 1
+                        last = l
+        os.unlink(outpath)
+        want_last = b"./" + b"/".join([b"d"] * DEEP) + b":"
+        ok = (p.returncode == 0 and not p.stderr and headers == DEEP + 1
+              and last == want_last)
+        msg = ("deep -R (%d levels): exit %d, %d headers, stderr %r%s"
+               % (DEEP, p.returncode, headers, p.stderr[:200],
+                  "" if last == want_last else ", last header wrong"))
+        return ok, msg
+    finally:
+        fixture.remove_deep_chain(top)
+
+
+def backend_available(ours, backend):
+    """False (with the message) if ours refuses LSPLUS_BACKEND=backend."""
+    env = dict(base_env(), LSPLUS_BACKEND=backend)
+    p = subprocess.run(["ls", "-d", "/"], executable=ours, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode == 2 and p.stderr:
+        return False, p.stderr.decode(errors="replace").strip()
+    return True, ""
+
+
+def select_cases(all_cases, patterns):
+    if not patterns:
+        return all_cases
+    regs = [re.compile(p) for p in patterns]
+    return [c for c in all_cases if any(r.search(c.id) for r in regs)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ls", default=os.environ.get("LSPLUS_LS"))
+    ap.add_argument("--gnu", default="/bin/ls")
+    ap.add_argument("-k", action="append", default=[], metavar="PATTERN",
+                    help="only cases whose id matches this regex")
+    ap.add_argument("--backends", default=None,
+                    help="comma-separated backends for ours "
+                    "(default: $LSPLUS_BACKEND or the program's choice)")
+    ap.add_argument("-j", type=int, default=2 * (os.cpu_count() or 1))
+    ap.add_argument("--show", type=int, default=30,
+                    help="print full diffs of this many failures")
+    ap.add_argument("--list", action="store_true", help="list cases")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the fixture directory")
+    ap.add_argument("--no-deep", action="store_true")
+    ap.add_argument("--dump", action="store_true",
+                    help="print both outputs of every selected case")
+    ap.add_argument("--summary", metavar="FILE",
+                    help="also write the failing case ids to FILE")
+    a = ap.parse_args()
+
+    cs = select_cases(casesmod.all_cases(), a.k)
+    if a.list:
+        for c in cs:
+            print(c.id)
+        print("%d cases" % len(cs))
+        return 0
+    ours = a.ls or "src/ls"
+    ours = os.path.abspath(ours)
+    if not os.access(ours, os.X_OK):
+        print("difftest: ls under test not found: %s" % ours,
+              file=sys.stderr)
+        return 1
+    if not os.access(a.gnu, os.X_OK):
+        print("SKIP: GNU ls not found at %s" % a.gnu)
+        return 77
+    if a.backends:
+        backends = a.backends.split(",")
+    elif os.environ.get("LSPLUS_BACKEND"):
+        backends = [os.environ["LSPLUS_BACKEND"]]
+    else:
+        backends = [None]
+
+    tmp = tempfile.mkdtemp(prefix="lsplus-gnu.")
+    try:
+        os.chmod(tmp, 0o755)
+        try:
+            root, _ = fixture.build(tmp)
+        except fixture.Skip as e:
+            print("SKIP:", e.args[0])
+            return 77
+        # Private copies, reachable by the unprivileged cases, immune to
+        # a rebuild during the run.
+        bindir = os.path.join(tmp, "bin")
+        os.mkdir(bindir)
+        os.chmod(bindir, 0o755)
+        ours_copy = os.path.join(bindir, "ls-ours")
+        shutil.copy2(ours, ours_copy)
+        os.chmod(ours_copy, 0o755)
+        # Settle atimes (relatime) before comparing anything.
+        subprocess.run([a.gnu, "-laRL"], cwd=root, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        return run_all(a, cs, root, ours_copy, backends, tmp)
+    finally:
+        if a.keep:
+            print("fixture kept in", tmp)
+        else:
+            fixture.remove(tmp)
+
+
+def run_all(a, cs, root, ours, backends, tmp):
+    total = same = 0
+    failures = []
+    skipped = []
+    t0 = time.time()
+    for be in backends:
+        extra = {} if be is None else {"LSPLUS_BACKEND": be}
+        if be is not None:
+            ok, why = backend_available(ours, be)
+            if not ok:
+                print("backend %s unavailable: %s" % (be, why))
+                skipped.append(be)
+                continue
+        tag = "" if be is None else "[%s] " % be
+
+        def one(c):
+            g = run_ls(a.gnu, c, root, {})
+            o = run_ls(ours, c, root, extra)
+            return c, g, o
+
+        with concurrent.futures.ThreadPoolExecutor(a.j) as ex:
+            for c, g, o in ex.map(one, cs):
+                total += 1
+                if a.dump:
+                    dump(tag, c, g, o)
+                if g == o:
+                    same += 1
+                else:
+                    failures.append((tag, c, g, o))
+        if not a.no_deep and not a.k:
+            total += 1
+            ok, msg = deep_test(ours, tmp, extra)
+            if ok:
+                same += 1
+            else:
+                failures.append((tag, None, msg, None))
+    if skipped and len(skipped) == len(backends):
+        print("SKIP: no requested backend available (%s)" % ",".join(skipped))
+        return 77
+    for i, (tag, c, g, o) in enumerate(failures):
+        if i >= a.show:
+            break
+        if c is None:
+            print("=" * 72 + "\nFAIL " + tag + g)
+        else:
+            print(tag + case_diff(c, g, o))
+    if len(failures) > a.show:
+        print("=" * 72)
+        print("%d more failing cases:" % (len(failures) - a.show))
+        for tag, c, g, o in failures[a.show:]:
+            print("  " + tag + (c.id if c else g))
+    if a.summary:
+        with open(a.summary, "w") as f:
+            for tag, c, g, o in failures:
+                f.write(tag + (c.id if c else g) + "\n")
+    print("%d/%d identical (%.1fs)" % (same, total, time.time() - t0))
+    return 0 if same == total else 1
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    sys.exit(main())
