@@ -1,2 +1,3 @@
 ## tests/local.mk: everything "make check" runs.
+include tests/unit/local.mk
 include tests/gnu/local.mk

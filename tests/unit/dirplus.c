@@ -1,0 +1,656 @@
+/* tests/unit/dirplus.c -- unit tests of lib/dirplus (every backend).
+
+   Builds a tree in a temporary directory: regular files, directories,
+   symlinks (to a file, a directory, nowhere), a fifo, a file with an
+   access ACL, a directory with a default ACL, files with security.selinux
+   and security.capability xattrs, an entry that vanishes between
+   getdents64 and statx, filtered entries and a directory of 5000 entries
+   (several getdents64 buffers).  For every available backend (each in a
+   child process, since the backend is chosen once per process) it reads
+   the tree through dirplus and checks every field against fstatat(2),
+   readdir(3) and getxattr(2).  As root it also checks, as uid 65534, an
+   unsearchable directory (every stat fails with EACCES) and an unreadable
+   one (open fails).  Exit 0 pass, 1 fail, 77 skip.  */
+
+#include <config.h>
+
+#include "dirplus.h"
+#include "dirplus-impl.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+
+#define BIG_DIR_ENTRIES 5000
+
+static int failures;
+static char top[4096];		/* the temporary tree */
+static bool have_label, have_cap, have_acl;
+
+/** Report a failed check.  */
+static void
+fail (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  fputs ("FAIL: ", stdout);
+  vprintf (fmt, ap);
+  putchar ('\n');
+  va_end (ap);
+  fflush (stdout);
+  failures++;
+}
+
+/** Die: the test itself cannot go on.  */
+static void
+die (const char *what)
+{
+  printf ("ERROR: %s: %s\n", what, strerror (errno));
+  exit (99);
+}
+
+/** Create file DIR/NAME with MODE.  */
+static void
+make_file (const char *dir, const char *name, mode_t mode)
+{
+  char path[8192];
+  snprintf (path, sizeof path, "%s/%s", dir, name);
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+  if (fd < 0)
+    die (path);
+  if (write (fd, name, strlen (name)) < 0)
+    die (path);
+  close (fd);
+}
+
+/** Path TOP/REL in BUF.  */
+static const char *
+at_top (char *buf, size_t size, const char *rel)
+{
+  snprintf (buf, size, "%s/%s", top, rel);
+  return buf;
+}
+
+/** Set an access ACL on PATH (and a default one if DEFAULT_ACL): with
+    setfacl(1) when installed, else by writing the xattr directly.  */
+static bool
+set_acl (const char *path, bool default_acl)
+{
+  char cmd[8400];
+  snprintf (cmd, sizeof cmd, "setfacl %s -m u:65534:r '%s' 2>/dev/null",
+            default_acl ? "-d" : "", path);
+  if (system (cmd) == 0)
+    return true;
+  /* POSIX ACL xattr: version 2, then (tag, perm, id) entries.  */
+  struct { uint16_t tag, perm; uint32_t id; } ent[] =
+    {
+      { 0x01, 6, -1 }, { 0x02, 4, 65534 }, { 0x04, 4, -1 },
+      { 0x10, 4, -1 }, { 0x20, 4, -1 },
+    };
+  char value[4 + sizeof ent];
+  uint32_t version = 2;
+  memcpy (value, &version, 4);
+  memcpy (value + 4, ent, sizeof ent);
+  return setxattr (path, default_acl ? "system.posix_acl_default"
+                   : "system.posix_acl_access", value, sizeof value, 0) == 0;
+}
+
+/** Build the test tree under TOP.  */
+static void
+make_tree (void)
+{
+  char p[8192], q[8192];
+  const char *tmp = getenv ("TMPDIR");
+  snprintf (top, sizeof top, "%s/dirplus-unit.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp (top) || chmod (top, 0755) < 0)
+    die ("mkdtemp");
+  make_file (top, "file", 0644);
+  make_file (top, "exec", 0755);
+  make_file (top, ".hidden", 0600);
+  make_file (top, "skip-me", 0600);
+  make_file (top, "acl-file", 0644);
+  make_file (top, "label-file", 0644);
+  make_file (top, "cap-file", 0755);
+  make_file (top, "both", 0644);
+  if (mkdir (at_top (p, sizeof p, "dir"), 0755) < 0
+      || mkdir (at_top (p, sizeof p, "acl-dir"), 0755) < 0
+      || mkdir (at_top (p, sizeof p, "big"), 0755) < 0
+      || mkdir (at_top (p, sizeof p, "noexec"), 0755) < 0
+      || mkdir (at_top (p, sizeof p, "noread"), 0755) < 0)
+    die ("mkdir");
+  make_file (at_top (p, sizeof p, "dir"), "inner", 0644);
+  make_file (at_top (p, sizeof p, "noexec"), "a", 0644);
+  make_file (at_top (p, sizeof p, "noexec"), "b", 0644);
+  if (symlink ("file", at_top (p, sizeof p, "link-file")) < 0
+      || symlink ("dir", at_top (p, sizeof p, "link-dir")) < 0
+      || symlink ("acl-file", at_top (p, sizeof p, "link-acl")) < 0
+      || symlink ("nowhere", at_top (p, sizeof p, "dangling")) < 0
+      || mkfifo (at_top (p, sizeof p, "fifo"), 0644) < 0)
+    die ("symlink/mkfifo");
+  if (link (at_top (p, sizeof p, "file"), at_top (q, sizeof q, "hardlink")) < 0)
+    die ("link");
+
+  have_acl = (set_acl (at_top (p, sizeof p, "acl-file"), false)
+              && set_acl (at_top (p, sizeof p, "both"), false)
+              && set_acl (at_top (p, sizeof p, "acl-dir"), true));
+  if (!have_acl)
+    printf ("note: cannot set ACLs here (%s): ACL bits only checked absent\n",
+            strerror (errno));
+
+  const char label[] = "system_u:object_r:user_home_t:s0";
+  have_label = (setxattr (at_top (p, sizeof p, "label-file"),
+                          "security.selinux", label, sizeof label, 0) == 0
+                && setxattr (at_top (p, sizeof p, "both"),
+                             "security.selinux", label, sizeof label, 0) == 0
+                && lsetxattr (at_top (p, sizeof p, "link-file"),
+                              "security.selinux", label, sizeof label, 0) == 0);
+  if (!have_label)
+    printf ("note: cannot set security.selinux here (%s)\n", strerror (errno));
+
+  /* struct vfs_cap_data, revision 2: CAP_NET_RAW permitted.  */
+  uint32_t cap[5] = { 0x02000000, 1u << 13, 0, 0, 0 };
+  have_cap = setxattr (at_top (p, sizeof p, "cap-file"), "security.capability",
+                       cap, sizeof cap, 0) == 0;
+  if (!have_cap)
+    printf ("note: cannot set security.capability here (%s)\n",
+            strerror (errno));
+
+  at_top (p, sizeof p, "big");
+  for (int i = 0; i < BIG_DIR_ENTRIES; i++)
+    {
+      char name[64];
+      snprintf (name, sizeof name, "entry-with-a-longish-name-%05d", i);
+      make_file (p, name, 0644);
+    }
+}
+
+/** nftw callback: remove one file.  */
+static int
+rm_one (const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+  if (type == FTW_DP)
+    {
+      chmod (path, 0700);
+      return rmdir (path) < 0 ? -1 : 0;
+    }
+  return unlink (path) < 0 ? -1 : 0;
+}
+
+/** Remove the test tree.  */
+static void
+remove_tree (void)
+{
+  char p[8192];
+  chmod (at_top (p, sizeof p, "noexec"), 0755);
+  chmod (at_top (p, sizeof p, "noread"), 0755);
+  nftw (top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/** Whether PATH has xattr XNAME (with a value of at least MINSIZE bytes),
+    following a final symlink if FOLLOW.  */
+static bool
+has_xattr (const char *path, const char *xname, bool follow, ssize_t minsize)
+{
+  ssize_t n = (follow ? getxattr (path, xname, NULL, 0)
+               : lgetxattr (path, xname, NULL, 0));
+  return n >= minsize;
+}
+
+/** The attribute bits GNU ls 9.1 would find for PATH with mode MODE.  */
+static unsigned int
+expected_attrs (const char *path, mode_t mode, bool follow)
+{
+  unsigned int bits = 0;
+  if (!S_ISLNK (mode))
+    {
+      if (has_xattr (path, "system.posix_acl_access", true, 1))
+        bits |= DIRPLUS_ATTR_ACL_ACCESS;
+      if (S_ISDIR (mode) && has_xattr (path, "system.posix_acl_default",
+                                       true, 1))
+        bits |= DIRPLUS_ATTR_ACL_DEFAULT;
+    }
+  if (has_xattr (path, "security.selinux", follow, 0))
+    bits |= DIRPLUS_ATTR_LABEL;
+  if (has_xattr (path, "security.capability", follow, 0))
+    bits |= DIRPLUS_ATTR_CAP;
+  return bits;
+}
+
+/** Check entry E of directory DIRPATH (open as DIRFD) read with FLAGS
+    and MASK against fstatat and getxattr.  */
+static void
+check_entry (const char *dirpath, int dirfd, const struct dirplus_entry *e,
+             unsigned int mask, unsigned int flags, const char *backend)
+{
+  bool follow = flags & DIRPLUS_FOLLOW;
+  char path[8192];
+  snprintf (path, sizeof path, "%s/%s", dirpath, e->name);
+  if (strlen (e->name) != e->namelen)
+    fail ("%s: %s: namelen %zu", backend, path, e->namelen);
+
+  struct stat lst;
+  if (fstatat (dirfd, e->name, &lst, AT_SYMLINK_NOFOLLOW) == 0)
+    {
+      if (e->ino != lst.st_ino && strcmp (e->name, "..") != 0)
+        fail ("%s: %s: d_ino %llu, lstat %llu", backend, path,
+              (unsigned long long) e->ino, (unsigned long long) lst.st_ino);
+      if (e->d_type != DT_UNKNOWN
+          && DTTOIF (e->d_type) != (lst.st_mode & S_IFMT))
+        fail ("%s: %s: d_type %d, mode %o", backend, path, e->d_type,
+              lst.st_mode);
+    }
+
+  if (flags & DIRPLUS_NO_STAT)
+    {
+      if (e->stx.stx_mask != 0 || e->stat_errno != 0)
+        fail ("%s: %s: stat'ed with DIRPLUS_NO_STAT", backend, path);
+      return;
+    }
+
+  struct stat st;
+  int err = 0;
+  if (fstatat (dirfd, e->name, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) < 0)
+    err = errno;
+  if (err != e->stat_errno)
+    {
+      fail ("%s: %s: stat_errno %d, fstatat %d", backend, path,
+            e->stat_errno, err);
+      return;
+    }
+  unsigned int wanted = dirplus_wanted_attrs (flags);
+  if (err)
+    {
+      if (e->attr != 0 || e->attr_unknown != wanted)
+        fail ("%s: %s: stat failed but attr %#x unknown %#x", backend, path,
+              e->attr, e->attr_unknown);
+      return;
+    }
+
+  const struct statx *x = &e->stx;
+  if ((x->stx_mask & mask) != mask)
+    fail ("%s: %s: stx_mask %#x lacks %#x", backend, path, x->stx_mask, mask);
+  if (x->stx_ino != st.st_ino || x->stx_mode != st.st_mode
+      || x->stx_nlink != st.st_nlink || x->stx_uid != st.st_uid
+      || x->stx_gid != st.st_gid || x->stx_size != (uint64_t) st.st_size
+      || x->stx_blocks != (uint64_t) st.st_blocks
+      || makedev (x->stx_dev_major, x->stx_dev_minor) != st.st_dev
+      || makedev (x->stx_rdev_major, x->stx_rdev_minor) != st.st_rdev
+      || x->stx_mtime.tv_sec != st.st_mtim.tv_sec
+      || x->stx_mtime.tv_nsec != (uint32_t) st.st_mtim.tv_nsec
+      || x->stx_ctime.tv_sec != st.st_ctim.tv_sec
+      || x->stx_ctime.tv_nsec != (uint32_t) st.st_ctim.tv_nsec
+      || x->stx_blksize != (uint32_t) st.st_blksize)
+    fail ("%s: %s: statx fields differ from fstatat", backend, path);
+
+  unsigned int want_bits = wanted & expected_attrs (path, st.st_mode, follow);
+  if (e->attr != want_bits || e->attr_unknown != 0 || e->attr_errno != 0)
+    fail ("%s: %s: attr %#x unknown %#x errno %d, expected %#x", backend,
+          path, e->attr, e->attr_unknown, e->attr_errno, want_bits);
+}
+
+/** Names of DIRPATH per readdir(3), sorted, in *NAMES; returns count.  */
+static size_t
+readdir_names (const char *dirpath, char ***names)
+{
+  DIR *dir = opendir (dirpath);
+  if (!dir)
+    die (dirpath);
+  size_t n = 0, cap = 64;
+  char **v = malloc (cap * sizeof *v);
+  for (struct dirent *de; (de = readdir (dir));)
+    {
+      if (n == cap)
+        v = realloc (v, (cap *= 2) * sizeof *v);
+      v[n++] = strdup (de->d_name);
+    }
+  closedir (dir);
+  *names = v;
+  return n;
+}
+
+/** strcmp for qsort on char *.  */
+static int
+cmp_names (const void *a, const void *b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/** The filter of the tests: drop "skip-*", make "vanish" vanish.  */
+static bool
+test_filter (const char *name, size_t len, unsigned char d_type, void *arg)
+{
+  int dirfd = *(int *) arg;
+  if (strcmp (name, "vanish") == 0)
+    unlinkat (dirfd, name, 0);
+  return strncmp (name, "skip-", 5) != 0;
+}
+
+/** Read directory DIRPATH with FLAGS through dirplus and check it all.
+    Returns the number of batches.  */
+static int
+check_dir (const char *dirpath, unsigned int flags, bool filter,
+           const char *backend)
+{
+  unsigned int mask = STATX_BASIC_STATS;
+  struct dirplus_dir *d = dirplus_open (AT_FDCWD, dirpath, mask, flags);
+  if (!d)
+    {
+      fail ("%s: dirplus_open %s: %s", backend, dirpath, strerror (errno));
+      return 0;
+    }
+  int fd = dirplus_fd (d);
+  if (filter)
+    dirplus_set_filter (d, test_filter, &fd);
+
+  char **want;
+  size_t nwant = readdir_names (dirpath, &want);
+  size_t ngot = 0, cap = nwant + 8;
+  char **got = malloc (cap * sizeof *got);
+  int batches = 0;
+  struct dirplus_entry *ents;
+  ssize_t n;
+  while ((n = dirplus_read (d, &ents)) > 0)
+    {
+      batches++;
+      for (ssize_t i = 0; i < n; i++)
+        {
+          if (strcmp (ents[i].name, "vanish") == 0)
+            {
+              if (ents[i].stat_errno != ENOENT
+                  && strcmp (backend, "getdentsplus") != 0
+                  && !(flags & DIRPLUS_NO_STAT))
+                fail ("%s: vanished entry: stat_errno %d", backend,
+                      ents[i].stat_errno);
+            }
+          else
+            check_entry (dirpath, fd, &ents[i], mask, flags, backend);
+          if (ngot < cap)
+            got[ngot++] = strdup (ents[i].name);
+        }
+    }
+  if (n < 0)
+    fail ("%s: dirplus_read %s: %s", backend, dirpath, strerror (errno));
+  if (dirplus_close (d) < 0)
+    fail ("%s: dirplus_close: %s", backend, strerror (errno));
+
+  /* Compare the name sets (readdir ran before the filter's unlink).  */
+  size_t j = 0;
+  for (size_t i = 0; i < nwant; i++)
+    {
+      if (filter && strncmp (want[i], "skip-", 5) == 0)
+        {
+          free (want[i]);
+          continue;
+        }
+      want[j++] = want[i];
+    }
+  nwant = j;
+  qsort (want, nwant, sizeof *want, cmp_names);
+  qsort (got, ngot, sizeof *got, cmp_names);
+  if (nwant != ngot)
+    fail ("%s: %s: %zu entries, readdir %zu", backend, dirpath, ngot, nwant);
+  else
+    for (size_t i = 0; i < nwant; i++)
+      if (strcmp (want[i], got[i]) != 0)
+        {
+          fail ("%s: %s: entry %s, readdir %s", backend, dirpath, got[i],
+                want[i]);
+          break;
+        }
+  for (size_t i = 0; i < ngot; i++)
+    free (got[i]);
+  free (got);
+  for (size_t i = 0; i < nwant; i++)
+    free (want[i]);
+  free (want);
+  return batches;
+}
+
+/** Check dirplus_stat on a few names of the tree.  */
+static void
+check_stat (const char *backend)
+{
+  static const char *const names[] =
+    { "file", "link-file", "link-dir", "dangling", "acl-dir", "both",
+      "missing" };
+  int dirfd = open (top, O_RDONLY | O_DIRECTORY);
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    for (int follow = 0; follow < 2; follow++)
+      {
+        unsigned int flags = (DIRPLUS_WANT_ACL | DIRPLUS_WANT_LABEL
+                              | DIRPLUS_WANT_CAP
+                              | (follow ? DIRPLUS_FOLLOW : 0));
+        struct dirplus_entry e;
+        int r = dirplus_stat (dirfd, names[i], STATX_BASIC_STATS, flags, &e);
+        if ((r < 0) != (e.stat_errno != 0))
+          fail ("%s: dirplus_stat %s: r %d stat_errno %d", backend, names[i],
+                r, e.stat_errno);
+        struct stat lst;
+        if (fstatat (dirfd, names[i], &lst, AT_SYMLINK_NOFOLLOW) == 0)
+          e.ino = lst.st_ino, e.d_type = IFTODT (lst.st_mode);
+        check_entry (top, dirfd, &e, STATX_BASIC_STATS, flags, backend);
+      }
+  close (dirfd);
+}
+
+/** Check that an "xattrs unsupported" answer is cached per device.  */
+static void
+check_unsupported_cache (const char *backend)
+{
+  struct dirplus_entry e;
+  if (dirplus_stat (AT_FDCWD, top, STATX_BASIC_STATS, 0, &e) < 0)
+    die (top);
+  dirplus_attrs_failed (&e, DIRPLUS_ATTR_ACL, EOPNOTSUPP);
+  struct dirplus_stats before, after;
+  dirplus_get_stats (&before);
+  struct dirplus_dir *d = dirplus_open (AT_FDCWD, top, STATX_BASIC_STATS,
+                                        DIRPLUS_WANT_ACL | DIRPLUS_WANT_LABEL);
+  if (!d)
+    die (top);
+  struct dirplus_entry *ents;
+  ssize_t n;
+  while ((n = dirplus_read (d, &ents)) > 0)
+    for (ssize_t i = 0; i < n; i++)
+      if (ents[i].attr || (ents[i].attr_unknown && !ents[i].stat_errno))
+        fail ("%s: %s on an unsupported device: attr %#x unknown %#x",
+              backend, ents[i].name, ents[i].attr, ents[i].attr_unknown);
+  dirplus_close (d);
+  dirplus_get_stats (&after);
+  if (after.xattr_calls != before.xattr_calls)
+    fail ("%s: %llu xattr calls on a device known unsupported", backend,
+          (unsigned long long) (after.xattr_calls - before.xattr_calls));
+}
+
+/** All checks with backend B, in this (child) process.  */
+static int
+run_backend (enum dirplus_backend b)
+{
+  const char *name = dirplus_backend_name (b);
+  if (dirplus_setup (b) != (int) b)
+    {
+      printf ("SKIP: backend %s unavailable: %s\n", name, strerror (errno));
+      return 77;
+    }
+  char p[8192];
+  make_file (top, "vanish", 0644);
+  const unsigned int all = (DIRPLUS_WANT_ACL | DIRPLUS_WANT_LABEL
+                            | DIRPLUS_WANT_CAP);
+  check_dir (top, all, true, name);
+  check_dir (top, all | DIRPLUS_FOLLOW, false, name);
+  check_dir (top, 0, false, name);
+  check_dir (top, DIRPLUS_WANT_LABEL, false, name);
+  check_dir (top, DIRPLUS_NO_STAT, false, name);
+  check_dir (at_top (p, sizeof p, "acl-dir"), all, false, name);
+  check_dir (at_top (p, sizeof p, "dir"), all, false, name);
+
+  struct dirplus_stats before, after;
+  dirplus_get_stats (&before);
+  int batches = check_dir (at_top (p, sizeof p, "big"), all, false, name);
+  dirplus_get_stats (&after);
+  if (batches < 2)
+    fail ("%s: %d entries came in %d batch(es)", name, BIG_DIR_ENTRIES,
+          batches);
+  uint64_t ents = after.entries - before.entries;
+  if (ents != BIG_DIR_ENTRIES + 2)
+    fail ("%s: big dir: %llu entries", name, (unsigned long long) ents);
+  if (b == DIRPLUS_SYNC
+      && (after.stat_calls - before.stat_calls > ents
+          || after.xattr_calls - before.xattr_calls > ents))
+    fail ("%s: big dir: %llu statx, %llu xattr calls for %llu entries", name,
+          (unsigned long long) (after.stat_calls - before.stat_calls),
+          (unsigned long long) (after.xattr_calls - before.xattr_calls),
+          (unsigned long long) ents);
+  printf ("%s: big dir: %llu entries in %d batches, %llu statx, "
+          "%llu xattr calls\n", name, (unsigned long long) ents, batches,
+          (unsigned long long) (after.stat_calls - before.stat_calls),
+          (unsigned long long) (after.xattr_calls - before.xattr_calls));
+
+  check_stat (name);
+  check_unsupported_cache (name);
+  return failures ? 1 : 0;
+}
+
+/** As uid 65534: a directory without search permission lists names whose
+    stat fails with EACCES; one without read permission does not open.  */
+static int
+run_unprivileged (void)
+{
+  if (setgid (65534) < 0 || setuid (65534) < 0)
+    die ("setuid");
+  dirplus_setup (DIRPLUS_SYNC);
+  char p[8192];
+  struct dirplus_dir *d = dirplus_open (AT_FDCWD,
+                                        at_top (p, sizeof p, "noexec"),
+                                        STATX_BASIC_STATS,
+                                        DIRPLUS_WANT_ACL | DIRPLUS_WANT_LABEL);
+  if (!d)
+    fail ("unprivileged: dirplus_open noexec: %s", strerror (errno));
+  else
+    {
+      struct dirplus_entry *ents;
+      ssize_t n;
+      size_t count = 0;
+      while ((n = dirplus_read (d, &ents)) > 0)
+        for (ssize_t i = 0; i < n; i++, count++)
+          if (ents[i].stat_errno != EACCES
+              || ents[i].attr_unknown != (DIRPLUS_ATTR_ACL
+                                          | DIRPLUS_ATTR_LABEL)
+              || ents[i].attr_errno != EACCES)
+            fail ("unprivileged: noexec/%s: stat_errno %d attr_unknown %#x",
+                  ents[i].name, ents[i].stat_errno, ents[i].attr_unknown);
+      if (n < 0 || count != 4)
+        fail ("unprivileged: noexec: %zu entries (%s)", count,
+              n < 0 ? strerror (errno) : "no error");
+      dirplus_close (d);
+    }
+  d = dirplus_open (AT_FDCWD, at_top (p, sizeof p, "noread"),
+                    STATX_BASIC_STATS, 0);
+  if (d || errno != EACCES)
+    fail ("unprivileged: dirplus_open noread: %s",
+          d ? "succeeded" : strerror (errno));
+  if (d)
+    dirplus_close (d);
+  return failures ? 1 : 0;
+}
+
+/** LSPLUS_BACKEND: a bad name is EINVAL, "sync" is honoured.  */
+static int
+run_env (const char *value, int expect, int expect_errno)
+{
+  setenv ("LSPLUS_BACKEND", value, 1);
+  errno = 0;
+  int r = dirplus_setup (DIRPLUS_AUTO);
+  if (r != expect || (r < 0 && errno != expect_errno))
+    fail ("LSPLUS_BACKEND=%s: setup %d errno %d", value, r, errno);
+  if (dirplus_setup (DIRPLUS_SYNC) != r)
+    fail ("LSPLUS_BACKEND=%s: second setup differs", value);
+  if (dirplus_backend_parse ("uring") != DIRPLUS_URING
+      || dirplus_backend_parse ("nope") != -1
+      || strcmp (dirplus_backend_name (DIRPLUS_GETDENTSPLUS),
+                 "getdentsplus") != 0)
+    fail ("dirplus_backend_parse/name");
+  return failures ? 1 : 0;
+}
+
+/** Run FN(ARG...) in a child; returns its exit status.  */
+static int
+in_child (int (*fn) (int), int arg)
+{
+  fflush (stdout);
+  pid_t pid = fork ();
+  if (pid < 0)
+    die ("fork");
+  if (pid == 0)
+    {
+      int r = fn (arg);
+      fflush (stdout);
+      _exit (r);
+    }
+  int status;
+  if (waitpid (pid, &status, 0) < 0)
+    die ("waitpid");
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 99;
+}
+
+/** Child bodies for in_child.  */
+static int child_backend (int b) { return run_backend (b); }
+static int child_unpriv (int unused) { return run_unprivileged (); }
+static int
+child_env (int which)
+{
+  switch (which)
+    {
+    case 0: return run_env ("bogus", -1, EINVAL);
+    case 1: return run_env ("sync", DIRPLUS_SYNC, 0);
+    default: return run_env ("auto", dirplus_setup (DIRPLUS_AUTO), 0);
+    }
+}
+
+int
+main (void)
+{
+  unsetenv ("LSPLUS_BACKEND");
+  make_tree ();
+  char p[8192];
+  chmod (at_top (p, sizeof p, "noexec"), 0744);
+  chmod (at_top (p, sizeof p, "noread"), 0311);
+  int status = 0, ran = 0;
+
+  for (int b = DIRPLUS_GETDENTSPLUS; b <= DIRPLUS_SYNC; b++)
+    {
+      int r = in_child (child_backend, b);
+      printf ("%s backend: %s\n", dirplus_backend_name (b),
+              r == 0 ? "PASS" : r == 77 ? "SKIP" : "FAIL");
+      if (r == 0)
+        ran++;
+      else if (r != 77 || b == DIRPLUS_SYNC)
+        status = 1;
+    }
+  for (int i = 0; i < 3; i++)
+    if (in_child (child_env, i) != 0)
+      status = 1;
+  if (geteuid () == 0)
+    {
+      int r = in_child (child_unpriv, 0);
+      printf ("unprivileged checks: %s\n", r == 0 ? "PASS" : "FAIL");
+      if (r != 0)
+        status = 1;
+    }
+  else
+    printf ("note: not root, unprivileged checks skipped\n");
+
+  remove_tree ();
+  if (status == 0 && ran == 0)
+    return 77;
+  return status;
+}
