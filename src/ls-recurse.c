@@ -1,13 +1,505 @@
-/* ls-recurse.c -- listing directories (skeleton; completed below).  */
+/* ls-recurse.c -- listing the operands and directories, and -R.
+
+   Operands that are files are listed first (in one listing), then each
+   directory operand in sorted order; with -R each directory's
+   subdirectories follow it, depth first, in the listing's order, like
+   GNU ls.
+
+   Unlike GNU ls, which opens "dir/sub/subsub/..." by its full name, every
+   subdirectory is opened relative to its parent's file descriptor, so the
+   depth of a tree is limited neither by PATH_MAX nor by the stack: the
+   walk keeps an explicit stack of small records (the directory's dev/ino,
+   its place in the path buffer and the names of the subdirectories still
+   to visit).  Only the top KEEP_OPEN levels keep their descriptors open;
+   deeper ones are reopened through ".." of the child (checked by dev/ino)
+   when the walk comes back to them.
+
+   Cycles (ls -RL through a symlink loop, bind mounts) are caught with a
+   hash of the dev/ino pairs of the directories being listed, as GNU does:
+   "not listing already-listed directory", exit status 2.  */
 
 #include <config.h>
 
-#include "ls.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-/** List directory NAME relative to PARENTFD.  */
-void
-list_directory (int parentfd _GL_UNUSED, char const *name _GL_UNUSED,
-                char const *realname _GL_UNUSED,
-                bool command_line_arg _GL_UNUSED)
+#include "ls.h"
+#include "dev-ino.h"
+#include "dirplus.h"
+#include "error.h"
+#include "hash.h"
+#include "human.h"
+#include "quote.h"
+#include "xalloc.h"
+
+/* Levels of the walk that keep their directory open.  */
+enum { KEEP_OPEN = 64 };
+
+/* The listing being built.  */
+static struct file_list cur;
+
+/* No directory header printed yet (no blank line before the first).  */
+static bool first_dir = true;
+
+/* dev/ino of the directories on the walk's stack (only with -R).  */
+static Hash_table *active_dirs;
+
+/* One directory of the -R walk.  */
+struct level
 {
+  int fd;			/* open directory, or -1 */
+  struct dirplus_dir *dir;	/* owner of FD while open, or NULL */
+  dev_t dev;
+  ino_t ino;
+  size_t path_len;		/* length of its path in the path buffer */
+  size_t name_off;		/* where its own name starts in the buffer */
+  char **subdirs;		/* names of subdirectories still to list */
+  size_t nsub, next;
+};
+
+/* The path of the directory being listed, as GNU ls names it.  */
+static char *path;
+static size_t path_alloc;
+
+/** Hash a dev_ino.  */
+static size_t
+dev_ino_hash (void const *x, size_t table_size)
+{
+  struct dev_ino const *p = x;
+  return (uintmax_t) p->st_ino % table_size;
+}
+
+/** Compare two dev_ino.  */
+static bool
+dev_ino_compare (void const *x, void const *y)
+{
+  struct dev_ino const *a = x;
+  struct dev_ino const *b = y;
+  return a->st_ino == b->st_ino && a->st_dev == b->st_dev;
+}
+
+/** Make sure the path buffer holds N bytes.  */
+static void
+path_reserve (size_t n)
+{
+  if (path_alloc < n)
+    {
+      path_alloc = n * 2;
+      path = xrealloc (path, path_alloc);
+    }
+}
+
+/** Set the path to NAME.  */
+static void
+path_set (char const *name)
+{
+  size_t n = strlen (name);
+  path_reserve (n + 1);
+  memcpy (path, name, n + 1);
+}
+
+/** Append "/NAME" (no '/' if the path already ends in one); return where
+   NAME starts.  */
+static size_t
+path_push (size_t len, char const *name)
+{
+  size_t n = strlen (name);
+  path_reserve (len + n + 2);
+  if (len && path[len - 1] != '/')
+    path[len++] = '/';
+  memcpy (path + len, name, n + 1);
+  return len;
+}
+
+/** Print the "DIR:" header (after a blank line unless it is the first).  */
+static void
+print_header (char const *name)
+{
+  if (!first_dir)
+    out_char ('\n');
+  first_dir = false;
+  dired_indent ();
+  off_t start = dired_pos;
+  print_dir_name_quoted (name);
+  dired_add_subdir (start, dired_pos);
+  out_str (":\n");
+}
+
+/** Print the "total N" line.  */
+static void
+print_total (uintmax_t total)
+{
+  char buf[LONGEST_HUMAN_READABLE + 1];
+  dired_indent ();
+  out_str ("total");
+  out_char (' ');
+  out_str (human_readable (total, buf, human_output_opts, 512,
+                           output_block_size));
+  out_char (eolbyte);
+}
+
+/** Sort and print the current listing.  */
+static void
+print_listing (void)
+{
+  listing_seal (&cur);
+  name_check_quoting (cur.sorted, cur.used);
+  sort_files (cur.sorted, cur.used);
+  if (cur.used)
+    print_current_files (cur.sorted, cur.used);
+}
+
+/** Is NAME "." or ".."?  */
+static bool
+dot_or_dotdot (char const *name)
+{
+  return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+}
+
+/** List the directory whose path is in the path buffer, reached as NAME
+   relative to PARENTFD.  On success fill LV (open directory, dev/ino, and
+   with -R the subdirectories to visit) and return true; on failure report
+   it and return false.  */
+static bool
+list_dir (int parentfd, char const *name, bool command_line_arg,
+          struct level *lv)
+{
+  struct dirplus_dir *d = gather_opendir (parentfd, name, command_line_arg);
+  if (!d)
+    {
+      file_failure (command_line_arg, "cannot open directory %s", path);
+      return false;
+    }
+  int fd = dirplus_fd (d);
+  lv->fd = fd;
+  lv->dir = d;
+  lv->subdirs = NULL;
+  lv->nsub = lv->next = 0;
+
+  if (recursive)
+    {
+      struct stat st;
+      if (fstat (fd, &st) != 0)
+        {
+          file_failure (command_line_arg,
+                        "cannot determine device and inode of %s", path);
+          dirplus_close (d);
+          return false;
+        }
+      lv->dev = st.st_dev;
+      lv->ino = st.st_ino;
+      struct dev_ino *di = xmalloc (sizeof *di);
+      di->st_dev = st.st_dev;
+      di->st_ino = st.st_ino;
+      struct dev_ino const *found = hash_insert (active_dirs, di);
+      if (!found)
+        xalloc_die ();
+      if (found != di)
+        {
+          free (di);
+          error (0, 0, "%s: not listing already-listed directory",
+                 quotearg_n_style_colon (0, shell_escape_quoting_style,
+                                         path));
+          dirplus_close (d);
+          set_exit_status (true);
+          return false;
+        }
+    }
+
+  listing_clear (&cur);
+  if (recursive || print_dir_name)
+    print_header (path);
+
+  bool stream = (format == one_per_line && sort_type == sort_none
+                 && !print_block_size && !recursive);
+  uintmax_t total = 0;
+  for (;;)
+    {
+      struct dirplus_entry *ents;
+      ssize_t n = dirplus_read (d, &ents);
+      if (n == 0)
+        break;
+      if (n < 0)
+        {
+          int err = errno;
+          file_failure (command_line_arg, "reading directory %s", path);
+          if (err != EOVERFLOW)
+            break;
+          continue;
+        }
+      for (ssize_t i = 0; i < n; i++)
+        {
+          total += gather_entry (&cur, fd, path, &ents[i]);
+          if (stream)
+            {
+              print_listing ();
+              listing_clear (&cur);
+            }
+        }
+      color_process_signals ();
+    }
+
+  listing_seal (&cur);
+  name_check_quoting (cur.sorted, cur.used);
+  sort_files (cur.sorted, cur.used);
+
+  if (recursive)
+    {
+      size_t n = 0;
+      for (size_t i = 0; i < cur.used; i++)
+        {
+          struct fileinfo const *f = cur.sorted[i];
+          if ((f->filetype == directory || f->filetype == arg_directory)
+              && !dot_or_dotdot (f->name))
+            n++;
+        }
+      if (n)
+        {
+          lv->subdirs = xnmalloc (n, sizeof *lv->subdirs);
+          for (size_t i = 0; i < cur.used; i++)
+            {
+              struct fileinfo const *f = cur.sorted[i];
+              if ((f->filetype == directory || f->filetype == arg_directory)
+                  && !dot_or_dotdot (f->name))
+                lv->subdirs[lv->nsub++] = xstrdup (f->name);
+            }
+        }
+    }
+
+  if (format == long_format || print_block_size)
+    print_total (total);
+  if (cur.used)
+    print_current_files (cur.sorted, cur.used);
+  listing_clear (&cur);
+  return true;
+}
+
+/** Forget LV: its dev/ino leaves the active set, its memory is freed, its
+   directory closed.  */
+static void
+level_done (struct level *lv)
+{
+  if (recursive)
+    {
+      struct dev_ino key = { .st_ino = lv->ino, .st_dev = lv->dev };
+      struct dev_ino *found = hash_remove (active_dirs, &key);
+      free (found);
+    }
+  for (size_t i = lv->next; i < lv->nsub; i++)
+    free (lv->subdirs[i]);
+  free (lv->subdirs);
+  if (lv->dir)
+    dirplus_close (lv->dir);
+  else if (0 <= lv->fd)
+    close (lv->fd);
+  lv->dir = NULL;
+  lv->fd = -1;
+}
+
+/** Does FD refer to the directory of LV?  */
+static bool
+fd_is_level (int fd, struct level const *lv)
+{
+  struct stat st;
+  return fstat (fd, &st) == 0 && st.st_dev == lv->dev
+         && st.st_ino == lv->ino;
+}
+
+/** Reopen the closed directory STACK[I] from an open relative: first via
+   ".." of STACK[I + 1] (still open), else by walking down the names from
+   the nearest open ancestor.  Returns false if it cannot be found again.  */
+static bool
+reopen_level (struct level *stack, size_t i)
+{
+  int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
+  int fd = openat (stack[i + 1].fd, "..", oflags);
+  if (0 <= fd && fd_is_level (fd, &stack[i]))
+    {
+      stack[i].fd = fd;
+      return true;
+    }
+  if (0 <= fd)
+    close (fd);
+
+  size_t k = i;
+  while (stack[k].fd < 0)
+    k--;
+  fd = stack[k].fd;
+  for (size_t j = k + 1; j <= i; j++)
+    {
+      /* The name of level J sits between its name_off and path_len.  */
+      size_t len = stack[j].path_len - stack[j].name_off;
+      char *comp = ximemdup0 (path + stack[j].name_off, len);
+      int nfd = openat (fd, comp, oflags);
+      free (comp);
+      if (fd != stack[k].fd)
+        close (fd);
+      if (nfd < 0)
+        return false;
+      fd = nfd;
+    }
+  if (!fd_is_level (fd, &stack[i]))
+    {
+      close (fd);
+      return false;
+    }
+  stack[i].fd = fd;
+  return true;
+}
+
+/** List directory NAME (an operand, or "." by default) and, with -R,
+   everything below it.  */
+static void
+list_tree (char const *name)
+{
+  struct level *stack = NULL;
+  size_t depth = 0, alloc = 0;
+
+  path_set (name);
+  stack = x2nrealloc (stack, &alloc, sizeof *stack);
+  if (!list_dir (AT_FDCWD, name, true, &stack[0]))
+    {
+      free (stack);
+      return;
+    }
+  stack[0].path_len = strlen (path);
+  stack[0].name_off = 0;
+  depth = 1;
+
+  while (depth)
+    {
+      struct level *top = &stack[depth - 1];
+      if (top->next < top->nsub)
+        {
+          char *sub = top->subdirs[top->next++];
+          size_t off = path_push (top->path_len, sub);
+          if (top->fd < 0 && !reopen_level (stack, depth - 1))
+            {
+              /* The directory moved away under us: skip the rest of it.  */
+              path[top->path_len] = '\0';
+              errno = ENOENT;
+              file_failure (false, "cannot open directory %s", path);
+              for (size_t j = top->next; j < top->nsub; j++)
+                free (top->subdirs[j]);
+              top->next = top->nsub;
+              free (sub);
+              continue;
+            }
+          if (depth == alloc)
+            {
+              stack = x2nrealloc (stack, &alloc, sizeof *stack);
+              top = &stack[depth - 1];
+            }
+          struct level *child = &stack[depth];
+          bool ok = list_dir (top->fd, sub, false, child);
+          free (sub);
+          if (ok)
+            {
+              child->path_len = strlen (path);
+              child->name_off = off;
+              if (child->nsub == 0)
+                level_done (child);
+              else
+                {
+                  /* Go down: the path stays the child's.  */
+                  /* Deep down, keep only the child's directory open.  */
+                  if (KEEP_OPEN <= depth)
+                    {
+                      if (top->dir)
+                        dirplus_close (top->dir);
+                      else
+                        close (top->fd);
+                      top->dir = NULL;
+                      top->fd = -1;
+                    }
+                  depth++;
+                  continue;
+                }
+            }
+          path[top->path_len] = '\0';
+        }
+      else
+        {
+          if (2 <= depth && stack[depth - 2].fd < 0)
+            reopen_level (stack, depth - 2);
+          level_done (top);
+          depth--;
+          if (depth)
+            path[stack[depth - 1].path_len] = '\0';
+        }
+    }
+  free (stack);
+}
+
+/** List the operands NAMES[0..N-1], or "." if there are none.  */
+void
+list_operands (char **names, int n)
+{
+  if (recursive)
+    {
+      active_dirs = hash_initialize (64, NULL, dev_ino_hash,
+                                     dev_ino_compare, free);
+      if (!active_dirs)
+        xalloc_die ();
+    }
+
+  char **dirs = NULL;
+  size_t ndirs = 0;
+
+  listing_clear (&cur);
+  if (n == 0)
+    {
+      if (immediate_dirs)
+        gather_operand (&cur, ".");
+      else
+        {
+          dirs = xmalloc (sizeof *dirs);
+          dirs[ndirs++] = xstrdup (".");
+        }
+    }
+  else
+    for (int i = 0; i < n; i++)
+      gather_operand (&cur, names[i]);
+
+  size_t nfiles = cur.used;
+  if (cur.used)
+    {
+      listing_seal (&cur);
+      name_check_quoting (cur.sorted, cur.used);
+      sort_files (cur.sorted, cur.used);
+      if (!immediate_dirs)
+        {
+          /* Directories are listed after the files, in sorted order.  */
+          nfiles = 0;
+          dirs = xnrealloc (dirs, cur.used, sizeof *dirs);
+          for (size_t i = 0; i < cur.used; i++)
+            {
+              struct fileinfo *f = cur.sorted[i];
+              if (f->filetype == arg_directory)
+                dirs[ndirs++] = xstrdup (f->name);
+              else
+                cur.sorted[nfiles++] = f;
+            }
+        }
+    }
+  if (nfiles)
+    {
+      print_current_files (cur.sorted, nfiles);
+      if (ndirs)
+        out_char ('\n');
+    }
+  else if (n <= 1 && ndirs == 1)
+    print_dir_name = false;
+  listing_clear (&cur);
+
+  for (size_t i = 0; i < ndirs; i++)
+    {
+      list_tree (dirs[i]);
+      free (dirs[i]);
+      print_dir_name = true;
+    }
+  free (dirs);
 }
