@@ -350,17 +350,37 @@ void sort_files (struct fileinfo **v, size_t n);
 void print_current_files (struct fileinfo **v, size_t n);
 
 /* ---- ls-gather.c / ls-recurse.c ---- */
-/* The files of the current listing.  */
+/* The files of the current listing: FILES owns them, SORTED points at
+   them (in the order sort_files leaves) once listing_seal was called.  */
 struct file_list
 {
   struct fileinfo *files;
-  size_t used, alloc;
+  struct fileinfo **sorted;
+  size_t used, alloc, sorted_alloc;
 };
+struct dirplus_dir;
+struct dirplus_entry;
 void list_files_init (void);
-/* Add one file; returns the blocks it adds to "total".  */
-uintmax_t gobble_operand (char const *name, bool command_line_arg);
-/* List one directory (possibly recursively).  */
-void list_directory (int parentfd, char const *name, char const *realname,
-                     bool command_line_arg);
+/* Free the files of L and reset the widths for a new listing.  */
+void listing_clear (struct file_list *l);
+/* Fill L->sorted (unsorted) for sort_files and printing.  */
+void listing_seal (struct file_list *l);
+/* Add command-line operand NAME; returns the blocks it adds to "total".  */
+uintmax_t gather_operand (struct file_list *l, char const *name);
+/* Add the entry E of directory DIRFD, whose name for messages is DIRPATH;
+   returns its blocks.  */
+uintmax_t gather_entry (struct file_list *l, int dirfd, char const *dirpath,
+                        struct dirplus_entry const *e);
+/* Open directory NAME relative to PARENTFD for listing; NULL + errno.  */
+struct dirplus_dir *gather_opendir (int parentfd, char const *name,
+                                    bool command_line_arg);
+/* Should entry NAME be left out (-a -A -I --hide -B)?  */
+bool file_ignored (char const *name);
+/* Set the exit status for a failure (SERIOUS: 2, else at least 1).  */
+void set_exit_status (bool serious);
+/* error() with errno, MESSAGE containing one %s for quoteaf (FILE).  */
+void file_failure (bool serious, char const *message, char const *file);
+/* List the command-line operands NAMES[0..N-1] ("." if N is 0).  */
+void list_operands (char **names, int n);
 
 #endif /* LS_H */
