@@ -9,7 +9,6 @@ src_ls_SOURCES = \
 	src/ls-out.c \
 	src/ls-recurse.c \
 	src/ls-sort.c \
-	src/ls-stubs.c \
 	src/ls-time.c \
 	src/ls.c \
 	src/ls.h
