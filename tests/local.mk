@@ -1,3 +1,4 @@
 ## tests/local.mk: everything "make check" runs.
 include tests/unit/local.mk
 include tests/gnu/local.mk
+include tests/syscalls/local.mk

@@ -1,0 +1,3 @@
+## tests/syscalls/local.mk: syscall-count tests (strace).
+TESTS += tests/syscalls/ls-l.sh
+EXTRA_DIST += tests/syscalls/lib.sh tests/syscalls/ls-l.sh
