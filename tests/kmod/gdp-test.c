@@ -123,8 +123,13 @@ static int gdp_setup(void)
 static long gdp_call(enum via via, int fd, void *buf, size_t size,
 		     unsigned mask, unsigned flags)
 {
-	if (via == VIA_SYSCALL)
+	if (via == VIA_SYSCALL) {
+		if (gdp_nr <= 0) { /* 0: the module offers no syscall */
+			errno = ENOSYS;
+			return -1;
+		}
 		return syscall(gdp_nr, fd, buf, size, mask, flags);
+	}
 	struct getdentsplus_args a;
 	memset(&a, 0, sizeof a);
 	a.dirfd = fd;
@@ -495,6 +500,10 @@ static int cmp_attr(const char *path, const struct ent *e, unsigned flags)
 	return bad;
 }
 
+/* Positive controls: entries seen with each GDP_ATTR_* bit, and entries
+ * (other than "..") on another device than their directory (mountpoints). */
+static long attr_seen[5];
+
 /* One directory, one way of calling: the module's listing equals
  * getdents64's names and, entry by entry, statx/fstatat/getxattr. */
 static int check_dir(const char *dir, enum via via, size_t size, unsigned flags, int *nerr)
@@ -504,6 +513,9 @@ static int check_dir(const char *dir, enum via via, size_t size, unsigned flags,
 		diag("open %s: %s", dir, strerror(errno));
 		return 1;
 	}
+	struct stat dst;
+	fstat(fd, &dst);
+	dev_t dir_dev = dst.st_dev;
 	struct list m = { 0 }, g = { 0 };
 	int bad = gdp_list(via, fd, size, REQ_MASK, flags, &m, NULL);
 	if (getdents_list(fd, &g) < 0) {
@@ -535,6 +547,11 @@ static int check_dir(const char *dir, enum via via, size_t size, unsigned flags,
 			continue;
 		}
 		bad += cmp_stat(e->name, &e->stx, &r, &st);
+		for (int b = 0; b < 4; b++)
+			if (e->attr & (1u << b))
+				attr_seen[b]++;
+		if (strcmp(e->name, "..") && makedev(e->stx.stx_dev_major, e->stx.stx_dev_minor) != dir_dev)
+			attr_seen[4]++;
 		char *path;
 		if (asprintf(&path, "%s/%s", dir, e->name) < 0)
 			exit(2);
@@ -552,13 +569,17 @@ struct dirs {
 	size_t n;
 };
 
+/* Every directory below DIR that the caller can open (not following
+ * symlinks, crossing mountpoints). */
 static void collect_dirs(const char *dir, struct dirs *d)
 {
+	DIR *dp = opendir(dir);
+	if (!dp) {
+		printf("# not listing %s: %s\n", dir, strerror(errno));
+		return;
+	}
 	d->v = realloc(d->v, (d->n + 1) * sizeof *d->v);
 	d->v[d->n++] = strdup(dir);
-	DIR *dp = opendir(dir);
-	if (!dp)
-		return;
 	struct dirent *de;
 	while ((de = readdir(dp))) {
 		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
@@ -595,6 +616,7 @@ static int cmd_compare(int argc, char **argv, const char *who, int want_errors)
 		for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
 			int bad = 0, nerr = 0;
 			size_t ndirs = d.n;
+			memset(attr_seen, 0, sizeof attr_seen);
 			check_begin();
 			for (size_t i = 0; i < ndirs; i++) {
 				int b = check_dir(d.v[i], modes[k].via, modes[k].size, modes[k].flags, &nerr);
@@ -606,6 +628,13 @@ static int cmd_compare(int argc, char **argv, const char *who, int want_errors)
 			    argv[a], modes[k].name, ndirs);
 			if (want_errors && k == 0)
 				tap(nerr > 0, "%s%s: per-entry errors reported (%d)", who, argv[a], nerr);
+			if (k == 0)
+				printf("# %s: entries with ACL %ld, default ACL %ld, label %ld, capability %ld;"
+				       " on another device %ld\n", argv[a], attr_seen[0], attr_seen[1],
+				       attr_seen[2], attr_seen[3], attr_seen[4]);
+			if (k == 0 && !*who)
+				tap(attr_seen[0] && attr_seen[1] && attr_seen[2] && attr_seen[3] && attr_seen[4],
+				    "%s: the fixture exercises every attribute bit and a mountpoint", argv[a]);
 		}
 		for (size_t i = 0; i < d.n; i++)
 			free(d.v[i]);
@@ -907,6 +936,10 @@ static int cmd_badinput(const char *dir, const char *file)
 		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, 0x80), EINVAL, "%s: unknown flag 0x80", w);
 		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, 0x80000000u), EINVAL, "%s: unknown flag 0x80000000", w);
 		E(gdp_call(v, fd, buf, sizeof buf, 0x80000000u, 0), EINVAL, "%s: statx mask bit 0x80000000", w);
+		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK | STATX_MNT_ID, 0), EINVAL,
+		  "%s: statx mask STATX_MNT_ID (not in GDP_STATX_SUPPORTED)", w);
+		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, GDP_STATX_FORCE_SYNC | GDP_STATX_DONT_SYNC), EINVAL,
+		  "%s: GDP_STATX_FORCE_SYNC|GDP_STATX_DONT_SYNC", w);
 		lseek(fd, 0, SEEK_SET);
 		char *first = first_name(fd, v);
 		lseek(fd, 0, SEEK_SET);
@@ -975,7 +1008,7 @@ static int cmd_badinput(const char *dir, const char *file)
 				long r = gdp_call(v, fd, big, huge[h], REQ_MASK, 0);
 				int e = errno;
 				lseek(fd, 0, SEEK_SET);
-				long r2 = gdp_call(v, fd, buf, sizeof buf, REQ_MASK, 0);
+				long r2 = gdp_call(v, fd, big, bufsz, REQ_MASK, 0);
 				int ok = r >= 0 ? r == r2 : (e == EFAULT || e == EINVAL);
 				tap(ok, "badinput: %s: size %#zx with a 1 MiB buffer: %s (no ENOMEM)", w, huge[h],
 				    r >= 0 ? "same result as a normal call" : strerrorname_np(e));
