@@ -289,6 +289,16 @@ def group_color():
         out.append(Case("color-" + cname, ["-lR", "--color=always", "perm",
                                            "owners"],
                         env=dict(C, LS_COLORS=cval)))
+    # Without LS_COLORS, GNU colours only for a colour TERM or COLORTERM.
+    for term in ({"TERM": "xterm-256color"}, {"TERM": "dumb"},
+                 {"TERM": "vt100"}, {"TERM": "linux"}, {"TERM": "screen"},
+                 {"TERM": "nosuchterm"}, {"COLORTERM": "truecolor"},
+                 {"COLORTERM": ""}, {"TERM": "xterm", "LS_COLORS": ""}):
+        for o in COLOR_OPTS[:4] + [["-lR", "--color=always", "--si"]]:
+            for d in ("types", "links", "attrs", "deep"):
+                out.append(Case("color-term", o + [d], env=dict(C, **term)))
+        out.append(Case("color-term", ["--color=always", "names"],
+                        env=dict(U, **term)))
     for o in (["--color=bad"], ["--color="], ["--hyperlink=bad"],
               ["--color=always", "--color=never"], ["--hyperlink"],
               ["--hyperlink=never"], ["--hyperlink=auto"],
