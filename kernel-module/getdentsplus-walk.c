@@ -112,6 +112,7 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	st->out_left -= GDP_RECLEN(namelen);
 	st->nr++;
 	st->last = e;
+	gdp_dir_context_set_count(ctx, st->out_left);
 	return GDP_FILLDIR_CONTINUE;
 }
 
@@ -347,6 +348,9 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	if (!file)
 		return -EBADF;
 	req.dir = file;
+	ret = -EBADF;
+	if (unlikely(file->f_mode & FMODE_PATH))
+		goto err_fdput;
 	ret = -ENOTDIR;
 	if (!S_ISDIR(file_inode(file)->i_mode))
 		goto err_fdput;

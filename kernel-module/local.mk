@@ -1,3 +1,15 @@
 ## kernel-module/local.mk: the module is built by kbuild (see
 ## kernel-module/Makefile and tests/kmod); automake only ships it.
 noinst_HEADERS += kernel-module/include/uapi/linux/getdentsplus.h
+EXTRA_DIST += kernel-module/Kbuild kernel-module/Makefile \
+	kernel-module/dkms.conf kernel-module/README.md \
+	kernel-module/getdentsplus-main.c kernel-module/getdentsplus-walk.c \
+	kernel-module/getdentsplus-attr.c kernel-module/getdentsplus-compat.h \
+	kernel-module/getdentsplus-internal.h kernel-module/compat/gen-compat.sh \
+	kernel-module/compat/HAVE_DIR_CONTEXT_COUNT.c \
+	kernel-module/compat/HAVE_FD_FILE.c \
+	kernel-module/compat/HAVE_FILLDIR_BOOL.c \
+	kernel-module/compat/HAVE_FOLLOW_DOWN_FLAGS.c \
+	kernel-module/compat/HAVE_LOOKUP_ONE_QSTR.c \
+	kernel-module/compat/HAVE_MNT_IDMAP.c \
+	kernel-module/compat/HAVE_VFS_GET_ACL.c
