@@ -33,6 +33,7 @@
 #include <linux/moduleparam.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
+#include <linux/stddef.h>
 #include <linux/uaccess.h>
 
 #include "getdentsplus-internal.h"
@@ -179,9 +180,21 @@ static struct miscdevice gdp_misc = {
 
 /* ---- module ------------------------------------------------------- */
 
+/* The ABI is the same for 32- and 64-bit callers: keep it that way. */
+static void __init gdp_check_abi(void)
+{
+	BUILD_BUG_ON(offsetof(struct getdentsplus_entry, stx) != 40);
+	BUILD_BUG_ON(sizeof(struct getdentsplus_entry) != 296);
+	BUILD_BUG_ON(GETDENTSPLUS_ENTRY_MIN != 304);
+	BUILD_BUG_ON(sizeof(struct getdentsplus_args) != 32);
+	BUILD_BUG_ON(offsetof(struct getdentsplus_args, buf) != 8);
+}
+
 static int __init gdp_init(void)
 {
 	int err;
+
+	gdp_check_abi();
 
 	if (gdp_want_syscall && (gdp_nr < GDP_NR_MIN || gdp_nr > GDP_NR_MAX)) {
 		pr_err("nr=%u is not in %u..%u\n", gdp_nr, GDP_NR_MIN,

@@ -17,10 +17,17 @@
  * getdents64, lseek and getdentsplus may be interleaved on the same fd.
  *
  * Errors for the call as a whole: EBADF (bad or O_PATH fd), ENOTDIR,
- * EINVAL (unknown flag or mask bits, size too small for one record),
- * EFAULT (buffer not writable; the position is left at the first entry
- * that was not delivered).  Per-entry failures never fail the call: they
- * are reported in the record's "error" field.
+ * EINVAL (unknown flag or mask bits, both sync flags, nonzero __reserved,
+ * size below GETDENTSPLUS_ENTRY_MIN, or the next entry's record does not
+ * fit and nothing was delivered yet), EFAULT (buffer not writable; the
+ * position is left at the first entry that was not delivered), EINTR
+ * (fatal signal before any record), ENOMEM, or the directory read's own
+ * error (e.g. EIO, ENOENT for a removed directory) when no entry was read.
+ * Once some records are delivered, a later fault or signal just ends the
+ * batch: the call returns their bytes.  Per-entry failures never fail the
+ * call: they are reported in the record's "error" field (ENOENT: the name
+ * vanished since the directory was read; EACCES: no search permission on
+ * the directory; ELOOP, ...) with stx and attr all zero.
  *
  * The syscall number is not fixed: the module picks a free slot of the
  * x86-64 table and publishes it in /sys/module/getdentsplus/parameters/nr
