@@ -385,6 +385,13 @@ def run_all(a, cs, root, ours, backends, tmp):
         print("%d more failing cases:" % (len(failures) - a.show))
         for tag, c, g, o in failures[a.show:]:
             print("  " + tag + (c.id if c else g))
+    if failures:
+        by = {}
+        for tag, c, g, o in failures:
+            k = tag + (c.group if c else "deep")
+            by[k] = by.get(k, 0) + 1
+        print("failing cases by group: " + ", ".join(
+            "%s %d" % kv for kv in sorted(by.items(), key=lambda kv: -kv[1])))
     if a.summary:
         with open(a.summary, "w") as f:
             for tag, c, g, o in failures:
