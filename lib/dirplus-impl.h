@@ -32,6 +32,8 @@ struct dirplus_dir
   size_t bufsize;
   struct dirplus_entry *ents;	/* the current batch */
   size_t nents, cap;
+  char *scratch;		/* backend's per-batch memory */
+  size_t scratch_size;
 };
 
 /* A backend: how a batch is produced.  READ fills D->ents (D->nents) with
@@ -54,12 +56,16 @@ ssize_t dirplus_getdents_batch (struct dirplus_dir *d);
 /* Make room for N entries in D->ents.  */
 int dirplus_reserve (struct dirplus_dir *d, size_t n);
 
+/* Make D->scratch at least SIZE bytes.  */
+int dirplus_scratch_reserve (struct dirplus_dir *d, size_t size);
+
 /* Whether ERR means "this filesystem has no xattr support".  */
 bool dirplus_errno_unsupported (int err);
 
-/* The per-device "xattrs unsupported" cache.  */
-bool dirplus_dev_unsupported (dev_t dev);
-void dirplus_dev_mark_unsupported (dev_t dev);
+/* The per-device "xattrs unsupported" cache: the attribute bits known
+   unsupported on DEV; add BITS to them.  */
+unsigned int dirplus_dev_unsupported (dev_t dev);
+void dirplus_dev_mark_unsupported (dev_t dev, unsigned int bits);
 
 /* The device of a stat'ed entry.  */
 dev_t dirplus_entry_dev (const struct dirplus_entry *e);
@@ -90,12 +96,18 @@ ssize_t dirplus_listxattr_at (int dirfd, const char *name, bool follow,
 void dirplus_sync_entry (int dirfd, struct dirplus_entry *e,
                          unsigned int mask, unsigned int flags);
 
+/* Fill attribute BITS of stat'ed entry E with one listxattr.  */
+void dirplus_sync_attrs (int dirfd, struct dirplus_entry *e,
+                         unsigned int bits, bool follow);
+
 /* The backends.  */
 extern const struct dirplus_ops dirplus_sync_ops;
 #if USE_URING
 extern const struct dirplus_ops dirplus_uring_ops;
 /* Probe io_uring once: 0 if usable, -1 with errno.  */
 int dirplus_uring_probe (void);
+/* Close directory FD through the ring (no syscall of its own).  */
+int dirplus_uring_close (int fd);
 #endif
 extern const struct dirplus_ops dirplus_gdp_ops;
 /* Probe the getdentsplus module once: 0 if usable, -1 with errno.  */

@@ -31,9 +31,16 @@ dirplus_sync_entry (int dirfd, struct dirplus_entry *e, unsigned int mask,
     }
 
   unsigned int bits = dirplus_attrs_needed (e, flags);
-  if (!bits)
-    return;
+  if (bits)
+    dirplus_sync_attrs (dirfd, e, bits, follow);
+}
 
+/** Fill attribute BITS of stat'ed entry E (relative to DIRFD) from one
+    listxattr (more only if the list is longer than 1 KiB).  */
+void
+dirplus_sync_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
+                    bool follow)
+{
   char small[1024];
   char *list = small;
   ssize_t n = dirplus_listxattr_at (dirfd, e->name, follow, list,

@@ -1,25 +1,424 @@
-/* dirplus-uring.c -- the io_uring backend: getdents64 for names, then
-   batched IORING_OP_STATX relative to the directory fd.  */
+/* dirplus-uring.c -- the io_uring backend: getdents64 for the names, then
+   one ring submission of IORING_OP_STATX for the whole batch (relative to
+   the directory fd) and, when attribute bits are asked, a second one of
+   IORING_OP_GETXATTR probes for the entries that need them.
+
+   One ring serves the whole process (ls is single-threaded); its opcodes
+   are probed once.  IORING_OP_GETXATTR only takes a path and follows a
+   final symlink, so the path is "/proc/self/fd/DIRFD/NAME" (io-wq workers
+   are threads of this process: /proc/self and the fd table are ours) and
+   an unfollowed symlink whose label is asked goes through the sync
+   listxattr instead.  Results stay as cqe->res in the entry until they are
+   turned into the entry's errno fields.  */
 
 #include <config.h>
 
 #include "dirplus-impl.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-/** Probe io_uring once: 0 if usable, -1 with errno.  */
+#include <liburing.h>
+
+/* Ring size = the most operations in flight; tuned by measurement
+   (LSPLUS_URING_BATCH overrides it, for benchmarks).  */
+#define URING_BATCH_DEFAULT 512
+
+static struct io_uring ring;
+static int probe_state;		/* 0 not yet, 1 usable, -1 not usable */
+static int probe_errno;
+static unsigned int batch;	/* SQ entries */
+static bool submit_all;		/* IORING_SETUP_SUBMIT_ALL accepted */
+static bool have_getxattr;	/* IORING_OP_GETXATTR supported */
+static bool have_proc;		/* /proc/self/fd usable for the paths */
+
+/* The xattr probes, by kind (user_data's low 2 bits).  */
+static const struct
+{
+  const char *xname;
+  unsigned int bit;
+  bool need_size;		/* present only with a nonempty value */
+} probes[] =
+{
+  { "system.posix_acl_access", DIRPLUS_ATTR_ACL_ACCESS, true },
+  { "system.posix_acl_default", DIRPLUS_ATTR_ACL_DEFAULT, true },
+  { "security.selinux", DIRPLUS_ATTR_LABEL, false },
+  { "security.capability", DIRPLUS_ATTR_CAP, false },
+};
+
+/** Create the ring with the best flags this kernel takes.  Returns 0 or a
+    negative errno.  */
+static int
+ring_create (unsigned int entries)
+{
+  static const unsigned int tries[] =
+    {
+      IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN
+      | IORING_SETUP_SINGLE_ISSUER,
+      IORING_SETUP_SUBMIT_ALL,
+      0,
+    };
+  int r = -EINVAL;
+  for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++)
+    {
+      r = io_uring_queue_init (entries, &ring, tries[i]);
+      if (r != -EINVAL)
+        {
+          submit_all = tries[i] & IORING_SETUP_SUBMIT_ALL;
+          break;
+        }
+    }
+  return r;
+}
+
+/** Probe io_uring once: 0 if usable, -1 with errno (ENOSYS, EPERM when
+    io_uring is disabled or filtered, ...).  */
 int
 dirplus_uring_probe (void)
 {
-  errno = ENOSYS;
+  if (probe_state)
+    goto done;
+  probe_state = -1;
+
+  const char *env = getenv ("LSPLUS_URING_BATCH");
+  batch = env && atoi (env) > 0 ? atoi (env) : URING_BATCH_DEFAULT;
+  if (batch < 8)
+    batch = 8;
+  if (batch > 4096)
+    batch = 4096;
+
+  int r = ring_create (batch);
+  if (r < 0)
+    {
+      probe_errno = -r;
+      goto done;
+    }
+
+  struct io_uring_probe *p = io_uring_get_probe_ring (&ring);
+  if (!p || !io_uring_opcode_supported (p, IORING_OP_STATX))
+    {
+      probe_errno = ENOSYS;
+      goto fail_ring;
+    }
+  have_getxattr = io_uring_opcode_supported (p, IORING_OP_GETXATTR);
+  io_uring_free_probe (p);
+  p = NULL;
+
+  /* One round trip: seccomp or a broken io_uring shows here.  */
+  struct io_uring_sqe *sqe = io_uring_get_sqe (&ring);
+  struct io_uring_cqe *cqe;
+  io_uring_prep_nop (sqe);
+  r = io_uring_submit_and_wait (&ring, 1);
+  if (r >= 0)
+    r = io_uring_wait_cqe (&ring, &cqe);
+  if (r < 0)
+    {
+      probe_errno = -r;
+      goto fail_ring;
+    }
+  r = cqe->res;
+  io_uring_cqe_seen (&ring, cqe);
+  if (r < 0)
+    {
+      probe_errno = -r;
+      goto fail_ring;
+    }
+
+  have_proc = access ("/proc/self/fd", X_OK) == 0;
+  probe_state = 1;
+  goto done;
+
+ fail_ring:
+  if (p)
+    io_uring_free_probe (p);
+  io_uring_queue_exit (&ring);
+ done:
+  if (probe_state < 0)
+    {
+      errno = probe_errno;
+      return -1;
+    }
+  return 0;
+}
+
+/* user_data: entry index << 3 | kind; kinds 0-3 index PROBES.  */
+enum { KIND_STATX = 4, KIND_CLOSE = 5 };
+#define UD(i, kind) ((uint64_t) (i) << 3 | (kind))
+
+/* A probe result not asked (yet).  */
+#define NOT_ASKED INT32_MIN
+
+/* Deferred closes queued in the SQ; they complete with the next run.  */
+static unsigned int pending_closes;
+
+/* The device of the last entry stat'ed: where the next directory most
+   likely is.  */
+static dev_t last_dev;
+
+/* Per-batch memory in D->scratch: the probe results (cqe->res, kept
+   until the batch is done), then the probe paths.  */
+struct probe_res
+{
+  int32_t res[4];
+  unsigned int bits;		/* the bits the stat says are needed */
+};
+
+/** Submit the COUNT prepared SQEs (plus queued closes), wait for all their
+    completions and record each result: statx failures in the entry, probe
+    results in RES.  Returns 0, or -1 with errno if the ring failed.  */
+static int
+ring_run (struct dirplus_dir *d, unsigned int count, struct probe_res *res)
+{
+  unsigned int want = count + pending_closes, reaped = 0;
+  int r;
+  if (want == 0)
+    return 0;
+  dirplus_counters.batch_calls++;
+  if (submit_all)
+    {
+      do
+        r = io_uring_submit_and_wait (&ring, want);
+      while (r == -EINTR);
+    }
+  else
+    {
+      /* Without SUBMIT_ALL the kernel may stop at a failing SQE: submit
+         everything before waiting for all completions.  */
+      do
+        r = io_uring_submit (&ring);
+      while ((r >= 0 && io_uring_sq_ready (&ring) > 0) || r == -EINTR);
+      if (r >= 0)
+        {
+          struct io_uring_cqe *cqe;
+          do
+            r = io_uring_wait_cqe_nr (&ring, &cqe, want);
+          while (r == -EINTR);
+        }
+    }
+  if (r < 0)
+    goto fail;
+  pending_closes = 0;
+
+  while (reaped < want)
+    {
+      struct io_uring_cqe *cqe;
+      r = io_uring_wait_cqe (&ring, &cqe);
+      if (r == -EINTR)
+        continue;
+      if (r < 0)
+        goto fail;
+      unsigned int head, n = 0;
+      io_uring_for_each_cqe (&ring, head, cqe)
+        {
+          uint64_t i = cqe->user_data >> 3;
+          unsigned int kind = cqe->user_data & 7;
+          if (kind == KIND_STATX)
+            {
+              if (cqe->res < 0)
+                d->ents[i].stat_errno = -cqe->res;
+            }
+          else if (kind < 4)
+            res[i].res[kind] = cqe->res;
+          n++;
+        }
+      io_uring_cq_advance (&ring, n);
+      reaped += n;
+    }
+  return 0;
+
+ fail:
+  errno = -r;
   return -1;
 }
 
-/** Read the next batch of D.  */
+/** Get an SQE, running the ring first if the SQ is full (then *COUNT is
+    reset).  Returns NULL with errno on a ring failure.  */
+static struct io_uring_sqe *
+get_sqe (struct dirplus_dir *d, unsigned int *count, struct probe_res *res)
+{
+  struct io_uring_sqe *sqe = io_uring_get_sqe (&ring);
+  if (sqe)
+    return sqe;
+  if (ring_run (d, *count, res) < 0)
+    return NULL;
+  *count = 0;
+  return io_uring_get_sqe (&ring);
+}
+
+/** The probes worth sending for entry E before its stat is known, from
+    its d_type; the rest waits for the stat.  */
+static unsigned int
+predict_bits (const struct dirplus_entry *e, unsigned int want, bool follow)
+{
+  switch (e->d_type)
+    {
+    case DT_REG:
+      return want & ~DIRPLUS_ATTR_ACL_DEFAULT;
+    case DT_DIR:
+      return want & ~DIRPLUS_ATTR_CAP;
+    case DT_LNK:
+    case DT_UNKNOWN:
+      return 0;
+    default:
+      return want & (DIRPLUS_ATTR_ACL_ACCESS | DIRPLUS_ATTR_LABEL);
+    }
+}
+
+/** Queue the xattr probes BITS of entry I of D (path built at *PATH).  */
+static int
+queue_probes (struct dirplus_dir *d, size_t i, unsigned int bits,
+              char **path, unsigned int *count, struct probe_res *res)
+{
+  int len = sprintf (*path, "/proc/self/fd/%d/%s", d->fd, d->ents[i].name);
+  for (unsigned int kind = 0; kind < 4; kind++)
+    if (bits & probes[kind].bit)
+      {
+        struct io_uring_sqe *sqe = get_sqe (d, count, res);
+        if (!sqe)
+          return -1;
+        io_uring_prep_getxattr (sqe, probes[kind].xname, NULL, *path, 0);
+        io_uring_sqe_set_data64 (sqe, UD (i, kind));
+        (*count)++;
+        dirplus_counters.xattr_calls++;
+      }
+  *path += len + 1;
+  return 0;
+}
+
+/** Turn the probe results R of entry E into its attribute bits, for BITS
+    (those the stat says are needed).  Returns the bits not probed yet.  */
+static unsigned int
+apply_probes (struct dirplus_entry *e, unsigned int bits,
+              const struct probe_res *r)
+{
+  unsigned int missing = 0;
+  for (unsigned int kind = 0; kind < 4; kind++)
+    {
+      unsigned int bit = probes[kind].bit;
+      int res = r->res[kind];
+      if (!(bits & bit))
+        continue;
+      if (res == NOT_ASKED)
+        missing |= bit;
+      else if (res >= 0)
+        {
+          if (res > 0 || !probes[kind].need_size)
+            e->attr |= bit;
+        }
+      else if (dirplus_errno_unsupported (-res))
+        dirplus_dev_mark_unsupported (dirplus_entry_dev (e), bit);
+      else if (res != -ENODATA)
+        {
+          e->attr_unknown |= bit;
+          e->attr_errno = -res;
+        }
+    }
+  return missing;
+}
+
+/** Read the next batch of D: getdents64, then one ring run for the statx
+    of every entry and the xattr probes its d_type predicts; a second run
+    only for probes the stat made necessary (DT_UNKNOWN, -L links).  */
 static ssize_t
 uring_read (struct dirplus_dir *d)
 {
-  return dirplus_sync_ops.read (d);
+  ssize_t n = dirplus_getdents_batch (d);
+  if (n <= 0 || (d->flags & DIRPLUS_NO_STAT))
+    {
+      for (ssize_t i = 0; i < n; i++)
+        dirplus_attrs_needed (&d->ents[i], d->flags);
+      return n;
+    }
+
+  bool follow = d->flags & DIRPLUS_FOLLOW;
+  int atflags = AT_NO_AUTOMOUNT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
+  unsigned int want = dirplus_wanted_attrs (d->flags);
+  unsigned int mask = d->mask | (want ? STATX_TYPE : 0);
+  bool ring_probes = want && have_getxattr && have_proc;
+  /* Probes are pointless where the last directory's device said no.  */
+  unsigned int predictable = want & ~dirplus_dev_unsupported (last_dev);
+
+  size_t need = n * sizeof (struct probe_res);
+  for (ssize_t i = 0; i < n; i++)
+    need += d->ents[i].namelen + 32;
+  if (dirplus_scratch_reserve (d, need) < 0)
+    return -1;
+  struct probe_res *res = (struct probe_res *) d->scratch;
+  char *path = d->scratch + n * sizeof *res;
+
+  unsigned int count = 0;
+  for (ssize_t i = 0; i < n; i++)
+    {
+      struct dirplus_entry *e = &d->ents[i];
+      for (int k = 0; k < 4; k++)
+        res[i].res[k] = NOT_ASKED;
+      struct io_uring_sqe *sqe = get_sqe (d, &count, res);
+      if (!sqe)
+        return -1;
+      io_uring_prep_statx (sqe, d->fd, e->name, atflags, mask, &e->stx);
+      io_uring_sqe_set_data64 (sqe, UD (i, KIND_STATX));
+      count++;
+      unsigned int bits = ring_probes ? predict_bits (e, predictable, follow)
+                                      : 0;
+      if (bits && queue_probes (d, i, bits, &path, &count, res) < 0)
+        return -1;
+    }
+  dirplus_counters.stat_calls += n;
+  if (ring_run (d, count, res) < 0)
+    return -1;
+  last_dev = dirplus_entry_dev (&d->ents[n - 1]);
+  if (!want)
+    return n;
+
+  /* Apply the results; send what the stat showed is still missing.  */
+  bool again = false;
+  count = 0;
+  for (ssize_t i = 0; i < n; i++)
+    {
+      struct dirplus_entry *e = &d->ents[i];
+      res[i].bits = dirplus_attrs_needed (e, d->flags);
+      unsigned int missing = apply_probes (e, res[i].bits, &res[i]);
+      if (!missing)
+        continue;
+      if (!ring_probes || (S_ISLNK (e->stx.stx_mode) && !follow))
+        /* The ring cannot ask this one: one listxattr.  */
+        dirplus_sync_attrs (d->fd, e, missing, follow);
+      else
+        {
+          if (queue_probes (d, i, missing, &path, &count, res) < 0)
+            return -1;
+          again = true;
+        }
+    }
+  if (again)
+    {
+      if (ring_run (d, count, res) < 0)
+        return -1;
+      /* Applying the first results again changes nothing.  */
+      for (ssize_t i = 0; i < n; i++)
+        apply_probes (&d->ents[i], res[i].bits, &res[i]);
+    }
+  return n;
+}
+
+/** Close D's fd through the ring: queued now, done with the next run, so
+    it costs no syscall of its own.  Returns 0 (a directory close does not
+    fail), or -1 with errno for a plain close when the SQ is full.  */
+int
+dirplus_uring_close (int fd)
+{
+  struct io_uring_sqe *sqe = io_uring_get_sqe (&ring);
+  if (!sqe)
+    return close (fd);
+  io_uring_prep_close (sqe, fd);
+  io_uring_sqe_set_data64 (sqe, UD (0, KIND_CLOSE));
+  pending_closes++;
+  return 0;
 }
 
 const struct dirplus_ops dirplus_uring_ops = { uring_read };

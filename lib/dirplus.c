@@ -186,6 +186,20 @@ dirplus_reserve (struct dirplus_dir *d, size_t n)
   return 0;
 }
 
+/** Make D->scratch at least SIZE bytes.  */
+int
+dirplus_scratch_reserve (struct dirplus_dir *d, size_t size)
+{
+  if (size <= d->scratch_size)
+    return 0;
+  char *p = realloc (d->scratch, size);
+  if (!p)
+    return -1;
+  d->scratch = p;
+  d->scratch_size = size;
+  return 0;
+}
+
 /* What getdents64 writes.  */
 struct linux_dirent64
 {
@@ -318,10 +332,16 @@ dirplus_close (struct dirplus_dir *d)
 {
   if (!d)
     return 0;
+#if USE_URING
+  int r = (d->backend == DIRPLUS_URING ? dirplus_uring_close (d->fd)
+           : close (d->fd));
+#else
   int r = close (d->fd);
+#endif
   int err = errno;
   free (d->buf);
   free (d->ents);
+  free (d->scratch);
   free (d);
   errno = err;
   return r;
@@ -348,8 +368,10 @@ dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
 
 /* ---- attribute bits ---- */
 
-/* Devices whose filesystem said "xattrs unsupported" (a small ring).  */
-static dev_t unsupported_dev[16];
+/* Devices whose filesystem said "unsupported" for some attribute bits
+   (a small ring of the most recent ones).  */
+enum { N_UNSUPPORTED = 16 };
+static struct { dev_t dev; unsigned int bits; } unsupported[N_UNSUPPORTED];
 static size_t n_unsupported;
 
 /** Whether ERR means the filesystem has no xattr support.  */
@@ -359,23 +381,31 @@ dirplus_errno_unsupported (int err)
   return err == ENOTSUP || err == EOPNOTSUPP || err == ENOSYS;
 }
 
-/** Whether DEV is known to have no xattr support.  */
-bool
+/** The attribute bits known unsupported on DEV.  */
+unsigned int
 dirplus_dev_unsupported (dev_t dev)
 {
-  size_t n = n_unsupported < 16 ? n_unsupported : 16;
+  size_t n = n_unsupported < N_UNSUPPORTED ? n_unsupported : N_UNSUPPORTED;
   for (size_t i = 0; i < n; i++)
-    if (unsupported_dev[i] == dev)
-      return true;
-  return false;
+    if (unsupported[i].dev == dev)
+      return unsupported[i].bits;
+  return 0;
 }
 
-/** Remember that DEV has no xattr support.  */
+/** Remember that DEV does not support attribute BITS.  */
 void
-dirplus_dev_mark_unsupported (dev_t dev)
+dirplus_dev_mark_unsupported (dev_t dev, unsigned int bits)
 {
-  if (!dirplus_dev_unsupported (dev))
-    unsupported_dev[n_unsupported++ % 16] = dev;
+  size_t n = n_unsupported < N_UNSUPPORTED ? n_unsupported : N_UNSUPPORTED;
+  for (size_t i = 0; i < n; i++)
+    if (unsupported[i].dev == dev)
+      {
+        unsupported[i].bits |= bits;
+        return;
+      }
+  size_t i = n_unsupported++ % N_UNSUPPORTED;
+  unsupported[i].dev = dev;
+  unsupported[i].bits = bits;
 }
 
 /** The device of stat'ed entry E.  */
@@ -407,8 +437,11 @@ dirplus_attrs_needed (struct dirplus_entry *e, unsigned int flags)
     bits &= DIRPLUS_ATTR_LABEL;
   if (!S_ISDIR (mode))
     bits &= ~DIRPLUS_ATTR_ACL_DEFAULT;
-  if (bits && dirplus_dev_unsupported (dirplus_entry_dev (e)))
-    bits = 0;
+  /* Capabilities only matter (and only exist) on regular files.  */
+  if (!S_ISREG (mode))
+    bits &= ~DIRPLUS_ATTR_CAP;
+  if (bits)
+    bits &= ~dirplus_dev_unsupported (dirplus_entry_dev (e));
   return bits;
 }
 
@@ -452,7 +485,7 @@ dirplus_attrs_failed (struct dirplus_entry *e, unsigned int bits, int err)
   if (dirplus_errno_unsupported (err))
     {
       /* Known absent, and never asked again on this filesystem.  */
-      dirplus_dev_mark_unsupported (dirplus_entry_dev (e));
+      dirplus_dev_mark_unsupported (dirplus_entry_dev (e), bits);
       return;
     }
   e->attr_unknown |= bits;

@@ -54,7 +54,8 @@ enum
   DIRPLUS_ATTR_ACL_ACCESS = 0x01,	/* system.posix_acl_access, size > 0 */
   DIRPLUS_ATTR_ACL_DEFAULT = 0x02,	/* system.posix_acl_default exists */
   DIRPLUS_ATTR_LABEL = 0x04,		/* security.selinux exists */
-  DIRPLUS_ATTR_CAP = 0x08,		/* security.capability exists */
+  DIRPLUS_ATTR_CAP = 0x08,		/* security.capability exists (regular
+					   files only) */
 };
 
 /* One directory entry as returned by dirplus_read.  The name and the entry

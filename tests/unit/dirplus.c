@@ -221,7 +221,7 @@ expected_attrs (const char *path, mode_t mode, bool follow)
     }
   if (has_xattr (path, "security.selinux", follow, 0))
     bits |= DIRPLUS_ATTR_LABEL;
-  if (has_xattr (path, "security.capability", follow, 0))
+  if (S_ISREG (mode) && has_xattr (path, "security.capability", follow, 0))
     bits |= DIRPLUS_ATTR_CAP;
   return bits;
 }
@@ -450,7 +450,8 @@ check_unsupported_cache (const char *backend)
   struct dirplus_entry e;
   if (dirplus_stat (AT_FDCWD, top, STATX_BASIC_STATS, 0, &e) < 0)
     die (top);
-  dirplus_attrs_failed (&e, DIRPLUS_ATTR_ACL, EOPNOTSUPP);
+  dirplus_attrs_failed (&e, DIRPLUS_ATTR_ACL | DIRPLUS_ATTR_LABEL,
+                        EOPNOTSUPP);
   struct dirplus_stats before, after;
   dirplus_get_stats (&before);
   struct dirplus_dir *d = dirplus_open (AT_FDCWD, top, STATX_BASIC_STATS,
