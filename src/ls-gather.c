@@ -21,6 +21,7 @@
 
 #include "ls.h"
 #include "acl.h"
+#include "canonicalize.h"
 #include "dirplus.h"
 #include "error.h"
 #include "quote.h"
@@ -361,6 +362,17 @@ finish_file (struct file_list *l, struct fileinfo *f, enum filetype type,
   return f->stat_ok ? f->stat.st_blocks : 0;
 }
 
+/** For --hyperlink: F's absolute name from FULL_NAME, as GNU computes it
+   (symlinks resolved, a missing tail allowed).  */
+static void
+set_absolute_name (struct fileinfo *f, char const *full_name,
+                   bool command_line_arg)
+{
+  f->absolute_name = canonicalize_filename_mode (full_name, CAN_MISSING);
+  if (!f->absolute_name)
+    file_failure (command_line_arg, "error canonicalizing %s", full_name);
+}
+
 /** Stat NAME in DIRFD into E following symlinks if FOLLOW; 0 or -1.  */
 static int
 stat_one (int dirfd, char const *name, bool follow,
@@ -382,6 +394,9 @@ gather_operand (struct file_list *l, char const *name)
   bool do_deref;
   int r;
 
+  if (print_hyperlink)
+    set_absolute_name (f, name, true);
+
   switch (dereference)
     {
     case DEREF_ALWAYS:
@@ -394,7 +409,8 @@ gather_operand (struct file_list *l, char const *name)
       do_deref = true;
       if (dereference == DEREF_COMMAND_LINE_ARGUMENTS)
         break;
-      if (r < 0 ? (errno == ENOENT || errno == ELOOP)
+      /* 9.1 falls back to lstat only for ENOENT (not ELOOP).  */
+      if (r < 0 ? errno == ENOENT
           : !S_ISDIR (e.stx.stx_mode))
         {
           r = stat_one (AT_FDCWD, name, false, &e);
@@ -422,7 +438,8 @@ gather_operand (struct file_list *l, char const *name)
 static bool
 entry_needs_stat (enum filetype type)
 {
-  if (print_hyperlink || format_needs_stat)
+  /* GNU ls on Linux does not trust d_ino (mount points): -i stats.  */
+  if (print_hyperlink || format_needs_stat || print_inode)
     return true;
   if ((type == directory || type == unknown) && color_dir_needs_stat ())
     return true;
@@ -445,6 +462,7 @@ gather_entry (struct file_list *l, int dirfd, char const *dirpath,
               struct dirplus_entry const *e)
 {
   struct fileinfo *f = new_file (l);
+  char const *name = e->name;
   enum filetype type = dtype_filetype (e->d_type);
   bool follow = dereference == DEREF_ALWAYS;
   struct dirplus_entry own;
@@ -457,6 +475,8 @@ gather_entry (struct file_list *l, int dirfd, char const *dirpath,
 
   if (entry_needs_stat (type))
     {
+      if (print_hyperlink)
+        set_absolute_name (f, full_name, false);
       if (e->stat_errno == 0 && e->stx.stx_mask == 0)
         {
           /* The directory was read without stat data: stat it now.  */
@@ -480,8 +500,8 @@ gather_entry (struct file_list *l, int dirfd, char const *dirpath,
   else if (e->stx.stx_mask == 0 && (format == long_format || print_scontext))
     e = NULL;			/* no attribute bits either */
 
-  blocks = finish_file (l, f, type, e, dirfd, e ? e->name : f->name ? f->name
-                        : "", full_name, false, follow);
+  blocks = finish_file (l, f, type, e, dirfd, name, full_name, false,
+                        follow);
   free (full_name);
   return blocks;
 }
@@ -504,7 +524,7 @@ gather_opendir (int parentfd, char const *name, bool command_line_arg)
 
   if (dereference == DEREF_ALWAYS)
     flags |= DIRPLUS_FOLLOW;
-  if (!format_needs_stat && !print_hyperlink)
+  if (!format_needs_stat && !print_hyperlink && !print_inode)
     flags |= DIRPLUS_NO_STAT;
   else if (format == long_format || print_scontext)
     flags |= DIRPLUS_WANT_LABEL | (format == long_format

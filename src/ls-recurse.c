@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "ls.h"
+#include "canonicalize.h"
 #include "dev-ino.h"
 #include "dirplus.h"
 #include "error.h"
@@ -116,15 +117,21 @@ path_push (size_t len, char const *name)
 
 /** Print the "DIR:" header (after a blank line unless it is the first).  */
 static void
-print_header (char const *name)
+print_header (char const *name, bool command_line_arg)
 {
   if (!first_dir)
     out_char ('\n');
   first_dir = false;
   dired_indent ();
-  off_t start = dired_pos;
-  print_dir_name_quoted (name);
-  dired_add_subdir (start, dired_pos);
+  char *absolute_name = NULL;
+  if (print_hyperlink)
+    {
+      absolute_name = canonicalize_filename_mode (name, CAN_MISSING);
+      if (!absolute_name)
+        file_failure (command_line_arg, "error canonicalizing %s", name);
+    }
+  print_dir_header_name (name, absolute_name);
+  free (absolute_name);
   out_str (":\n");
 }
 
@@ -211,7 +218,7 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
 
   listing_clear (&cur);
   if (recursive || print_dir_name)
-    print_header (path);
+    print_header (path, command_line_arg);
 
   bool stream = (format == one_per_line && sort_type == sort_none
                  && !print_block_size && !recursive);

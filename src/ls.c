@@ -524,8 +524,7 @@ decode_switches (int argc, char **argv)
           break;
         case 'C': format_opt = many_per_line; break;
         case 'D':
-          format_opt = long_format;
-          print_hyperlink = false;
+          /* In 9.1 --dired does not imply -l (9.2 changed that).  */
           dired = true;
           break;
         case 'F':
