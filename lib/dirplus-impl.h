@@ -108,6 +108,9 @@ extern const struct dirplus_ops dirplus_uring_ops;
 int dirplus_uring_probe (void);
 /* Close directory FD through the ring (no syscall of its own).  */
 int dirplus_uring_close (int fd);
+/* dirplus_sync_entry through the ring: 0, or -1 with errno.  */
+int dirplus_uring_stat (int dirfd, struct dirplus_entry *e,
+                        unsigned int mask, unsigned int flags);
 #endif
 extern const struct dirplus_ops dirplus_gdp_ops;
 /* Probe the getdentsplus module once: 0 if usable, -1 with errno.  */

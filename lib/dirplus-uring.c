@@ -274,7 +274,10 @@ static int
 queue_probes (struct dirplus_dir *d, size_t i, unsigned int bits,
               char **path, unsigned int *count, struct probe_res *res)
 {
-  int len = sprintf (*path, "/proc/self/fd/%d/%s", d->fd, d->ents[i].name);
+  const char *name = d->ents[i].name;
+  int len = (d->fd == AT_FDCWD || name[0] == '/'
+             ? sprintf (*path, "%s", name)
+             : sprintf (*path, "/proc/self/fd/%d/%s", d->fd, name));
   for (unsigned int kind = 0; kind < 4; kind++)
     if (bits & probes[kind].bit)
       {
@@ -321,20 +324,13 @@ apply_probes (struct dirplus_entry *e, unsigned int bits,
   return missing;
 }
 
-/** Read the next batch of D: getdents64, then one ring run for the statx
-    of every entry and the xattr probes its d_type predicts; a second run
-    only for probes the stat made necessary (DT_UNKNOWN, -L links).  */
+/** Stat the N entries of D and fill their attribute bits: one ring run
+    for the statx of every entry and the xattr probes its d_type predicts;
+    a second run only for probes the stat made necessary (DT_UNKNOWN, -L
+    links).  Returns N, or -1 with errno if the ring failed.  */
 static ssize_t
-uring_read (struct dirplus_dir *d)
+uring_fill (struct dirplus_dir *d, ssize_t n)
 {
-  ssize_t n = dirplus_getdents_batch (d);
-  if (n <= 0 || (d->flags & DIRPLUS_NO_STAT))
-    {
-      for (ssize_t i = 0; i < n; i++)
-        dirplus_attrs_needed (&d->ents[i], d->flags);
-      return n;
-    }
-
   bool follow = d->flags & DIRPLUS_FOLLOW;
   int atflags = AT_NO_AUTOMOUNT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
   unsigned int want = dirplus_wanted_attrs (d->flags);
@@ -404,6 +400,39 @@ uring_read (struct dirplus_dir *d)
         apply_probes (&d->ents[i], res[i].bits, &res[i]);
     }
   return n;
+}
+
+/** Read the next batch of D: getdents64, then the ring.  */
+static ssize_t
+uring_read (struct dirplus_dir *d)
+{
+  ssize_t n = dirplus_getdents_batch (d);
+  if (n <= 0 || (d->flags & DIRPLUS_NO_STAT))
+    {
+      for (ssize_t i = 0; i < n; i++)
+        dirplus_attrs_needed (&d->ents[i], d->flags);
+      return n;
+    }
+  return uring_fill (d, n);
+}
+
+/** Stat entry E (its name set) relative to DIRFD through the ring, like
+    dirplus_sync_entry.  Returns 0, or -1 with errno if the ring failed.  */
+int
+dirplus_uring_stat (int dirfd, struct dirplus_entry *e, unsigned int mask,
+                    unsigned int flags)
+{
+  struct dirplus_dir d =
+    {
+      .fd = dirfd, .mask = mask, .flags = flags, .backend = DIRPLUS_URING,
+      .ents = e, .nents = 1, .cap = 1,
+    };
+  e->d_type = DT_UNKNOWN;
+  ssize_t r = uring_fill (&d, 1);
+  int err = errno;
+  free (d.scratch);
+  errno = err;
+  return r < 0 ? -1 : 0;
 }
 
 /** Close D's fd through the ring: queued now, done with the next run, so

@@ -355,7 +355,13 @@ dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
   memset (e, 0, sizeof *e);
   e->name = name;
   e->namelen = strlen (name);
-  dirplus_sync_entry (dirfd, e, statx_mask, flags & ~DIRPLUS_NO_STAT);
+  flags &= ~DIRPLUS_NO_STAT;
+#if USE_URING
+  /* Through the ring when it is in use (the sync way if it fails).  */
+  if (setup_backend != DIRPLUS_URING
+      || dirplus_uring_stat (dirfd, e, statx_mask, flags) < 0)
+#endif
+    dirplus_sync_entry (dirfd, e, statx_mask, flags);
   if (e->stat_errno)
     {
       errno = e->stat_errno;
