@@ -115,5 +115,11 @@ int dirplus_uring_stat (int dirfd, struct dirplus_entry *e,
 extern const struct dirplus_ops dirplus_gdp_ops;
 /* Probe the getdentsplus module once: 0 if usable, -1 with errno.  */
 int dirplus_gdp_probe (void);
+/* How the module is called (its syscall or its ioctl), with the
+   getdentsplus(2) arguments.  A test may set it before the probe to
+   emulate the module.  */
+typedef long (*dirplus_gdp_call_fn) (int fd, void *buf, size_t size,
+                                     unsigned int mask, unsigned int flags);
+extern dirplus_gdp_call_fn dirplus_gdp_call;
 
 #endif /* DIRPLUS_IMPL_H */
