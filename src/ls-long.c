@@ -88,7 +88,8 @@ widen (int *w, int n)
 /** Widen the columns of the current listing for file F, as GNU's
     gobble_file does.  F's ACL/label state also decides whether the
     listing has the 11th mode character.  Files whose stat failed do
-    not count (GNU adds them before measuring).  */
+    not widen anything (GNU's gobble_file returns before measuring
+    them); call this for every file of the listing all the same.  */
 void
 long_widths_update (struct fileinfo const *f)
 {
@@ -192,21 +193,6 @@ put_id (char const *name, uintmax_t id, int width)
       int n = snprintf (buf, sizeof buf, "%*ju ", width, id);
       out_bytes (buf, n);
     }
-}
-
-/* Weak fallback for the name printer of ls-name.c, for as long as that
-   file does not define it.  */
-__attribute__ ((weak)) size_t
-print_name_with_quoting (struct fileinfo *f, bool symlink_target,
-                         bool dired_name, size_t start_col)
-{
-  char const *name = symlink_target ? f->linkname : f->name;
-  off_t start = dired_pos;
-  (void) start_col;
-  out_str (name);
-  if (dired_name)
-    dired_add_name (start, dired_pos);
-  return strlen (name);
 }
 
 /** Print the long-format line of F (without the end-of-line byte).  */
