@@ -60,8 +60,10 @@ run 30 padding $T padding $E
 run 30 padding-tmpfs $T padding $M
 run 30 padding-mnt $T padding $E/mnt-inner
 run 60 resume-ext4 $T resume $E/many
-run 240 resume-tmpfs-100k $T resume /mnt/tmp/big 100000
+run 400 resume-tmpfs-100k $T resume /mnt/tmp/big 100000
+run 120 edges $T edges $E /mnt/tmp/big
 rm -rf /mnt/tmp/big
+run 120 pseudo-fs $T compare /dev /proc/sys/fs /sys/module/getdentsplus /sys/kernel/mm
 run 60 concurrent-tmpfs $T concurrent /mnt/tmp/conc 5
 run 60 concurrent-ext4 $T concurrent /mnt/ext4/conc 5
 rm -rf /mnt/tmp/conc /mnt/ext4/conc

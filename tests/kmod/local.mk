@@ -1,0 +1,30 @@
+## tests/kmod/local.mk: the QEMU VM tests of getdentsplus.ko.
+##
+## tests/kmod/run-vm.test boots Debian 12's kernel under QEMU (TCG) with
+## the module built from kernel-module/ and runs the in-VM checks; with
+## src/ls built it also compares src/ls -lR with GNU ls inside the VM.
+## It prints TAP into its .log and exits 0/1 (77 only when not root, not
+## x86-64 or not Debian; 99 when tools/install-deps was not run).  Downloads
+## (the kernel package) are cached in $(srcdir)/tests/kmod/cache, or
+## $LSPLUS_VM_CACHE; build products go to tests/kmod/work.
+##
+## To have automake's tap-driver.sh count the individual checks instead,
+## rename the test to a .tap extension and set TAP_LOG_DRIVER with
+## LSPLUS_VM_TAP=1 in its environment (a skip is then "1..0 # SKIP").
+
+TESTS += tests/kmod/run-vm.test
+
+EXTRA_DIST += \
+	tests/kmod/run-vm.test \
+	tests/kmod/vm-lib.sh \
+	tests/kmod/fetch-kernel \
+	tests/kmod/build-module \
+	tests/kmod/mkdisk \
+	tests/kmod/mkinitrd \
+	tests/kmod/boot \
+	tests/kmod/init \
+	tests/kmod/vm-tests.sh \
+	tests/kmod/vm-demo.sh \
+	tests/kmod/gdp-test.c \
+	tests/kmod/FINDINGS.md \
+	tools/vm-demo
