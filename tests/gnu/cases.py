@@ -16,7 +16,7 @@ explicitly unset), and how it runs:
 The tree itself is described in fixture.py.
 """
 
-import itertools
+import random
 
 
 class Case:
@@ -571,12 +571,73 @@ def group_io():
     return out
 
 
+COMBO_ATOMS = [
+    ["-a"], ["-A"], ["-l"], ["-1"], ["-C"], ["-x"], ["-m"], ["-g"], ["-o"],
+    ["-G"], ["-n"], ["-s"], ["-h"], ["--si"], ["-k"], ["-i"], ["-F"], ["-p"],
+    ["--file-type"], ["-Q"], ["-b"], ["-q"], ["-N"], ["-R"], ["-d"], ["-t"],
+    ["-S"], ["-X"], ["-v"], ["-U"], ["-f"], ["-r"], ["-c"], ["-u"],
+    ["--full-time"], ["--time-style=iso"], ["--time-style=+%Y %j"],
+    ["--time-style=long-iso"], ["--group-directories-first"], ["--zero"],
+    ["-Z"], ["--author"], ["-L"], ["-H"], ["--color=always"],
+    ["--hyperlink=always"], ["-w", "40"], ["-w", "0"], ["-w", "200"],
+    ["-T", "3"], ["--block-size=1K"], ["--block-size=M"],
+    ["--quoting-style=c"], ["--quoting-style=shell-escape"],
+    ["--quoting-style=escape"], ["--quoting-style=locale"],
+    ["--indicator-style=slash"], ["-B"], ["-I", "*.c"], ["--hide=a*"],
+    ["--dired"], ["--time=birth"], ["--sort=width"],
+    ["--classify=always"], ["--dereference-command-line-symlink-to-dir"],
+    ["--format=commas"], ["--format=across"], ["-D"],
+]
+
+COMBO_OPERANDS = [
+    ["types"], ["names"], ["links"], ["sizes"], ["times"], ["attrs"],
+    ["owners"], ["sort"], ["many"], ["deep"], ["rloop"], ["perm"],
+    ["types", "links"], ["links/to-dir", "links/to-file", "links/dangling"],
+    ["nosuch", "sizes/s1MiB", "deep/a"], ["links/loop-a", "times"],
+    ["types/dir", "types/fifo", "types/blk-big", "emptydir"],
+    ["names/new\nline", "names/-dash", "names/\u65e5\u672c\u8a9e"],
+    [], ["."], ["top-link", "top-dangling", "top-file"],
+]
+
+COMBO_ENVS = [
+    {}, {}, {}, {"LS_COLORS": LS_COLORS_FULL}, {"TERM": "xterm"},
+    {"TZ": "JST-9"}, {"TIME_STYLE": "full-iso"}, {"QUOTING_STYLE": "c"},
+    {"BLOCK_SIZE": "human-readable"}, {"LS_BLOCK_SIZE": "512"},
+    {"COLUMNS": "60"}, {"TABSIZE": "4"}, {"LS_COLORS": "ln=target:di=4"},
+]
+
+
+def group_combo(n=900, ntty=120, nunpriv=60):
+    """Seeded random option combinations: interactions between features."""
+    rng = random.Random(20261121)
+    out = []
+    for i in range(n + ntty + nunpriv):
+        atoms = rng.sample(COMBO_ATOMS, rng.choice((1, 2, 2, 3, 3, 4, 5)))
+        args = [a for atom in atoms for a in atom]
+        ops = rng.choice(COMBO_OPERANDS)
+        env = dict(rng.choice(LOCALES))
+        env.update(rng.choice(COMBO_ENVS))
+        if i < n:
+            out.append(Case("combo", args + ops, env=env))
+        elif i < n + ntty:
+            env.update(TERM="xterm", COLUMNS=None)
+            win = rng.choice(((80, 24), (132, 40), (40, 20)))
+            out.append(Case("combo-tty", args + ops, env=env, mode="tty",
+                            win=win))
+        else:
+            ops = rng.choice((["perm"], ["perm/unsearch"], ["perm/noread"],
+                              ["perm/ok", "perm/link-into-unsearch"]))
+            out.append(Case("combo-unpriv", args + ops, env=env,
+                            mode="unpriv"))
+    return out
+
+
 def all_cases():
     groups = (group_format, group_quoting, group_sort, group_time,
               group_size, group_color, group_operands, group_select,
               group_recursive, group_layout, group_indicator, group_dired,
               group_context, group_owners, group_errors, group_tty,
-              group_unpriv, group_io)
+              group_unpriv, group_io, group_combo)
     seen = set()
     out = []
     for g in groups:
