@@ -561,6 +561,27 @@ def group_unpriv():
     return out
 
 
+def group_big():
+    """big/ holds more entries than a backend batch: order (-U is the
+    directory order), widths, totals, errors must all survive batching."""
+    out = []
+    for o in ([], ["-1U"], ["-lU"], ["-l"], ["-la"], ["-i"], ["-s"], ["-lisa"],
+              ["-F"], ["-lF", "--color=always"], ["-t"], ["-S"], ["-X"],
+              ["-v"], ["-lu"], ["-lc"], ["-L"], ["-lL"], ["-R"], ["-Rl"],
+              ["-x", "-w", "200"], ["-m"], ["-Z"], ["-lZ"], ["-f"], ["-U", "-r"],
+              ["--group-directories-first"], ["-lD"], ["-1", "--zero"],
+              ["--color=always", "-1U"], ["-l", "--time=birth"]):
+        out.append(Case("big", o + ["big"], env=C))
+    for o in (["-l"], ["-1U"], ["-C"], ["-v"]):
+        out.append(Case("big", o + ["big"], env=U))
+    for o in ([], ["-l"], ["-1U"], ["-i"], ["-lU"]):
+        out.append(Case("big-unpriv", o + ["big"], env=C, mode="unpriv"))
+    out.append(Case("big-tty", ["big"], env=dict(U, TERM="xterm",
+                                                 COLUMNS=None),
+                    mode="tty", win=(132, 40)))
+    return out
+
+
 def group_io():
     out = []
     for mode in ("full", "epipe", "epipe-ign"):
@@ -637,7 +658,7 @@ def all_cases():
               group_size, group_color, group_operands, group_select,
               group_recursive, group_layout, group_indicator, group_dired,
               group_context, group_owners, group_errors, group_tty,
-              group_unpriv, group_io, group_combo)
+              group_unpriv, group_big, group_io, group_combo)
     seen = set()
     out = []
     for g in groups:

@@ -389,6 +389,29 @@ def build_sort(b):
         b.file(d + "/" + n, 100, mtime=_ns(T_2023))
 
 
+def build_big(b, n=3000):
+    """A directory larger than any batch a backend reads at once: files,
+    directories, symlinks (some dangling), fifos, 255-byte names."""
+    d = b.dir("big")
+    for i in range(n):
+        name = "%s/e%05d%s" % (d, (i * 7919) % n, "x" * (i % 37))
+        k = i % 50
+        if k == 7:
+            b.dir(name, mtime=_ns(T_2023 - i * 61))
+        elif k == 11:
+            b.link(name, "e%05d" % ((i * 31) % n) if i % 3 else "gone",
+                   mtime=_ns(T_2023 - i * 61))
+        elif k == 13:
+            os.mkfifo(b.p(name))
+            b.when(name, _ns(T_2023 - i * 61))
+        else:
+            b.file(name, (i * 104729) % 70000, mode=0o755 if k == 5 else 0o644,
+                   mtime=_ns(T_2023 - i * 61, i))
+    for c in "abcdefgh":
+        b.file(d + "/" + c * 255, 1)
+    b.file(d + "/" + "\u00e9" * 127, 1)
+
+
 def build_perm(b):
     d = b.dir("perm")
     b.dir(d + "/noread")
@@ -453,6 +476,7 @@ def build(parent, now=None):
     build_rloop(b)
     build_sort(b)
     build_perm(b)
+    build_big(b)
     build_top(b)
     set_final_modes(b)
     b.pin_times()
