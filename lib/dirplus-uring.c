@@ -153,8 +153,15 @@ enum { KIND_STATX = 4, KIND_CLOSE = 5 };
 /* A probe result not asked (yet).  */
 #define NOT_ASKED INT32_MIN
 
-/* Deferred closes queued in the SQ; they complete with the next run.  */
-static unsigned int pending_closes;
+/* Closes sent through the ring whose completion is not reaped yet, and
+   how many of them are not even submitted.  A few are submitted together
+   (so that unsubmitted closes do not hold many fds open); the
+   completions are reaped by the next ring run or close.  */
+static unsigned int closes_inflight, closes_queued;
+#define CLOSES_MAX_QUEUED 16
+
+/* Set when the ring failed: everything goes the sync way from then on.  */
+static bool ring_broken;
 
 /* The device of the last entry stat'ed: where the next directory most
    likely is.  */
@@ -174,7 +181,7 @@ struct probe_res
 static int
 ring_run (struct dirplus_dir *d, unsigned int count, struct probe_res *res)
 {
-  unsigned int want = count + pending_closes, reaped = 0;
+  unsigned int want = count + closes_inflight, reaped = 0;
   int r;
   if (want == 0)
     return 0;
@@ -202,7 +209,7 @@ ring_run (struct dirplus_dir *d, unsigned int count, struct probe_res *res)
     }
   if (r < 0)
     goto fail;
-  pending_closes = 0;
+  closes_inflight = closes_queued = 0;
 
   while (reaped < want)
     {
@@ -232,6 +239,7 @@ ring_run (struct dirplus_dir *d, unsigned int count, struct probe_res *res)
   return 0;
 
  fail:
+  ring_broken = true;
   errno = -r;
   return -1;
 }
@@ -406,6 +414,8 @@ uring_fill (struct dirplus_dir *d, ssize_t n)
 static ssize_t
 uring_read (struct dirplus_dir *d)
 {
+  if (ring_broken)
+    return dirplus_sync_ops.read (d);
   ssize_t n = dirplus_getdents_batch (d);
   if (n <= 0 || (d->flags & DIRPLUS_NO_STAT))
     {
@@ -427,6 +437,11 @@ dirplus_uring_stat (int dirfd, struct dirplus_entry *e, unsigned int mask,
       .fd = dirfd, .mask = mask, .flags = flags, .backend = DIRPLUS_URING,
       .ents = e, .nents = 1, .cap = 1,
     };
+  if (ring_broken)
+    {
+      errno = EIO;
+      return -1;
+    }
   e->d_type = DT_UNKNOWN;
   ssize_t r = uring_fill (&d, 1);
   int err = errno;
@@ -435,18 +450,37 @@ dirplus_uring_stat (int dirfd, struct dirplus_entry *e, unsigned int mask,
   return r < 0 ? -1 : 0;
 }
 
-/** Close D's fd through the ring: queued now, done with the next run, so
-    it costs no syscall of its own.  Returns 0 (a directory close does not
-    fail), or -1 with errno for a plain close when the SQ is full.  */
+/** Reap the completions already posted (only closes can be pending
+    between ring runs), without a syscall.  */
+static void
+reap_closes (void)
+{
+  struct io_uring_cqe *cqe;
+  unsigned int head, n = 0;
+  io_uring_for_each_cqe (&ring, head, cqe)
+    n++;
+  io_uring_cq_advance (&ring, n);
+  closes_inflight -= n;
+}
+
+/** Close directory FD through the ring: queued now, submitted with the
+    next ring run (or with a group of closes), so it costs no syscall of
+    its own.  Returns 0 (a directory close does not fail), or what a plain
+    close(2) returns when the ring cannot take it.  */
 int
 dirplus_uring_close (int fd)
 {
+  if (ring_broken)
+    return close (fd);
+  reap_closes ();
   struct io_uring_sqe *sqe = io_uring_get_sqe (&ring);
   if (!sqe)
     return close (fd);
   io_uring_prep_close (sqe, fd);
   io_uring_sqe_set_data64 (sqe, UD (0, KIND_CLOSE));
-  pending_closes++;
+  closes_inflight++;
+  if (++closes_queued >= CLOSES_MAX_QUEUED && io_uring_submit (&ring) >= 0)
+    closes_queued = 0;
   return 0;
 }
 
