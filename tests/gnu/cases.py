@@ -79,6 +79,12 @@ LS_COLORS_VARIANTS = {
     "rs-ec": "rs=1:ec=\\e[9m:fi=36",
     "ln-only": "ln=36",
     "dim-all": "di=0:fi=0:ln=0:ex=0",
+    "escapes": "*.a\\=b=31:di=1\\:2:ln=^?:ex=\\a\\b\\f\\v\\_:pi=\\q",
+    "long": "di=" + ";".join(["1"] * 60) + ":*." + "x" * 300 + "=31",
+    "dup-keys": "di=31:di=32:*.c=33:*.c=34:*.C=35",
+    "no-equals": "di",
+    "trailing-colon": "di=33::ln=36:",
+    "mi-or-ln": "ln=target:or=41:mi=45",
 }
 
 
@@ -496,6 +502,18 @@ BAD_ARGS = [
 ]
 
 
+def group_posix():
+    out = []
+    for env in ({}, {"POSIXLY_CORRECT": "1"}):
+        for a in (["types", "-l"], ["-l", "types", "-a"], ["names", "--",
+                                                           "-x"],
+                  ["-s", "sizes"], ["-ls", "--block-size=1K", "sizes"],
+                  ["-l", "times"], ["-1", "--", "types"], ["-lk", "sizes"],
+                  ["-lh", "sizes"], ["--color=always", "types"]):
+            out.append(Case("posix", a, env=dict(C, **env)))
+    return out
+
+
 def group_errors():
     out = []
     for a in BAD_ARGS:
@@ -657,7 +675,8 @@ def all_cases():
     groups = (group_format, group_quoting, group_sort, group_time,
               group_size, group_color, group_operands, group_select,
               group_recursive, group_layout, group_indicator, group_dired,
-              group_context, group_owners, group_errors, group_tty,
+              group_context, group_owners, group_posix, group_errors,
+              group_tty,
               group_unpriv, group_big, group_io, group_combo)
     seen = set()
     out = []

@@ -219,7 +219,10 @@ def build_owners(b):
     d = b.dir("owners")
     for name, uid, gid in (("unknown", 12345, 54321), ("root", 0, 0),
                            ("nobody", 65534, 65534), ("mixed", 0, 54321),
-                           ("big-id", 4000000000, 4000000001)):
+                           ("big-id", 4000000000, 4000000001),
+                           ("daemon", 1, 1), ("bin", 2, 2), ("sys", 3, 4),
+                           ("uid100", 100, 100), ("uid999", 999, 5),
+                           ("uid1000", 1000, 1000)):
         b.file(d + "/" + name, 5)
         os.chown(b.p(d + "/" + name), uid, gid)
     b.dir(d + "/unknown-dir")
@@ -321,6 +324,12 @@ def build_times(b):
     b.when(d + "/atime-new", _ns(T_OLD), _ns(now - 7200, 42))
     b.file(d + "/atime-old", 1, mtime=_ns(now - 7200))
     b.when(d + "/atime-old", _ns(now - 7200), _ns(T_OLD))
+    half_year = 31556952 // 2             # GNU's six-month rule
+    b.file(d + "/six-months-minus-1day", 1, mtime=_ns(now - half_year + DAY))
+    b.file(d + "/six-months-plus-1day", 1, mtime=_ns(now - half_year - DAY))
+    b.file(d + "/future-1h", 1, mtime=_ns(now + 3600))
+    b.file(d + "/y2400", 1, mtime=_ns(13569465600 + 7 * 3600))
+    b.file(d + "/pre1970-ns", 1, mtime=_ns(-2, 500000000))
     b.file(d + "/dst-boundary", 1, mtime=_ns(1679792400))  # 2023-03-26 01:00 UTC
     b.file(d + "/leap-day", 1, mtime=_ns(1709164800 + 3723))  # 2024-02-29
 
