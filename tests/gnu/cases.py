@@ -148,6 +148,13 @@ def group_quoting():
         out.append(Case("quoting", ["-l", "names/new\nline",
                                     "names/tab\there", "names/-dash",
                                     "names/invalid-\udcff"], env=loc))
+        for q in ([], ["-b"], ["-Q"], ["-N"], ["--quoting-style=c"],
+                  ["--quoting-style=shell-always"], ["--quoting-style=locale"],
+                  ["-lD"], ["-R"], ["--hyperlink=always"],
+                  ["--color=always", "-F"]):
+            out.append(Case("quoting-headers",
+                            q + ["names/dir\nnewline", "names/dir with space",
+                                 "deep/dir with space", "types"], env=loc))
         out.append(Case("quoting", ["-ld", "names/dir\nnewline",
                                     "links/weird target"], env=loc))
     return out
