@@ -27,7 +27,7 @@
 
 /* Ring size = the most operations in flight; tuned by measurement
    (LSPLUS_URING_BATCH overrides it, for benchmarks).  */
-#define URING_BATCH_DEFAULT 512
+#define URING_BATCH_DEFAULT 256
 
 static struct io_uring ring;
 static int probe_state;		/* 0 not yet, 1 usable, -1 not usable */
