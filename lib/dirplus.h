@@ -84,7 +84,8 @@ struct dirplus_dir;
    LSPLUS_URING_BATCH (8..4096, default 256) sizes the io_uring ring.
    Returns the backend in use, or -1 with errno (ENOSYS, EPERM, EINVAL for
    an unknown LSPLUS_BACKEND, ...) when a forced backend is unavailable.
-   Safe to call more than once; later calls return the first answer.  dirplus_open calls it with DIRPLUS_AUTO if nobody did.  */
+   Safe to call more than once; later calls return the first answer.
+   dirplus_open calls it with DIRPLUS_AUTO if nobody did.  */
 int dirplus_setup (enum dirplus_backend want);
 
 /* The name of a backend ("auto", "getdentsplus", "uring", "sync").  */
