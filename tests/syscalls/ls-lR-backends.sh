@@ -77,5 +77,6 @@ for b in $tested; do
              "(limit $((N * 2 + DIRS * 8)))" ;;
   esac
 done
-echo "gnu: $(total "$tmp/gnu") syscalls, $(per_file "$(total "$tmp/gnu")") per listed entry"
+t=$(total "$tmp/gnu")
+echo "gnu: $t syscalls, $(per_file "$t") per listed entry"
 exit $status

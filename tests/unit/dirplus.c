@@ -114,7 +114,8 @@ make_tree (void)
 {
   char p[8192], q[8192];
   const char *tmp = getenv ("TMPDIR");
-  snprintf (top, sizeof top, "%s/dirplus-unit.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  snprintf (top, sizeof top, "%s/dirplus-unit.XXXXXX",
+            tmp && *tmp ? tmp : "/tmp");
   if (!mkdtemp (top) || chmod (top, 0755) < 0)
     die ("mkdtemp");
   make_file (top, "file", 0644);
@@ -140,7 +141,8 @@ make_tree (void)
       || symlink ("nowhere", at_top (p, sizeof p, "dangling")) < 0
       || mkfifo (at_top (p, sizeof p, "fifo"), 0644) < 0)
     die ("symlink/mkfifo");
-  if (link (at_top (p, sizeof p, "file"), at_top (q, sizeof q, "hardlink")) < 0)
+  if (link (at_top (p, sizeof p, "file"),
+            at_top (q, sizeof q, "hardlink")) < 0)
     die ("link");
 
   have_acl = (set_acl (at_top (p, sizeof p, "acl-file"), false)
@@ -156,7 +158,8 @@ make_tree (void)
                 && setxattr (at_top (p, sizeof p, "both"),
                              "security.selinux", label, sizeof label, 0) == 0
                 && lsetxattr (at_top (p, sizeof p, "link-file"),
-                              "security.selinux", label, sizeof label, 0) == 0);
+                              "security.selinux", label, sizeof label,
+                              0) == 0);
   if (!have_label)
     printf ("note: cannot set security.selinux here (%s)\n", strerror (errno));
 
