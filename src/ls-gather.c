@@ -438,8 +438,9 @@ gather_operand (struct file_list *l, char const *name)
 static bool
 entry_needs_stat (enum filetype type)
 {
-  /* GNU ls on Linux does not trust d_ino (mount points): -i stats.  */
-  if (print_hyperlink || format_needs_stat || print_inode)
+  /* GNU ls on Linux does not trust d_ino (mount points): -i stats;
+     9.1 also stats every entry for -Z.  */
+  if (print_hyperlink || format_needs_stat || print_inode || print_scontext)
     return true;
   if ((type == directory || type == unknown) && color_dir_needs_stat ())
     return true;
@@ -524,7 +525,8 @@ gather_opendir (int parentfd, char const *name, bool command_line_arg)
 
   if (dereference == DEREF_ALWAYS)
     flags |= DIRPLUS_FOLLOW;
-  if (!format_needs_stat && !print_hyperlink && !print_inode)
+  if (!format_needs_stat && !print_hyperlink && !print_inode
+      && !print_scontext)
     flags |= DIRPLUS_NO_STAT;
   else if (format == long_format || print_scontext)
     flags |= DIRPLUS_WANT_LABEL | (format == long_format
