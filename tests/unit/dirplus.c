@@ -10,7 +10,9 @@
    the tree through dirplus and checks every field against fstatat(2),
    readdir(3) and getxattr(2).  As root it also checks, as uid 65534, an
    unsearchable directory (every stat fails with EACCES) and an unreadable
-   one (open fails).  Exit 0 pass, 1 fail, 77 skip.  */
+   one (open fails).  With io_uring blocked by a seccomp filter, forcing
+   uring must fail with EPERM and auto must fall back quietly.  Exit 0
+   pass, 1 fail, 77 skip.  */
 
 #include <config.h>
 
@@ -28,6 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -667,6 +673,46 @@ run_env (const char *value, int expect, int expect_errno)
   return failures ? 1 : 0;
 }
 
+/** With io_uring_setup(2) failing with EPERM (a seccomp filter, as in
+    containers): forcing uring fails with EPERM (FORCE), auto falls back
+    to another backend without a word.  */
+static int
+run_no_uring (int force)
+{
+#ifdef __NR_io_uring_setup
+  struct sock_filter filter[] =
+    {
+      BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+      BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+      BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+  struct sock_fprog prog = { sizeof filter / sizeof filter[0], filter };
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0
+      || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+    {
+      printf ("note: no seccomp here (%s): io_uring fallback not checked\n",
+              strerror (errno));
+      return 0;
+    }
+  errno = 0;
+  int r = dirplus_setup (force ? DIRPLUS_URING : DIRPLUS_AUTO);
+  if (force && (r != -1 || errno != EPERM))
+    fail ("uring blocked: forced setup gave %d, errno %d", r, errno);
+  if (!force && (r == DIRPLUS_URING || r < 0))
+    fail ("uring blocked: auto setup gave %d, errno %d", r, errno);
+  if (!force)
+    {
+      struct dirplus_dir *d = dirplus_open (AT_FDCWD, top, STATX_BASIC_STATS,
+                                            0);
+      if (!d)
+        fail ("uring blocked: auto: dirplus_open: %s", strerror (errno));
+      dirplus_close (d);
+    }
+#endif
+  return failures ? 1 : 0;
+}
+
 /** Run FN(ARG...) in a child; returns its exit status.  */
 static int
 in_child (int (*fn) (int), int arg)
@@ -734,6 +780,9 @@ main (void)
     status = 1;
   for (int i = 0; i < 3; i++)
     if (in_child (child_env, i) != 0)
+      status = 1;
+  for (int force = 0; force < 2; force++)
+    if (in_child (run_no_uring, force) != 0)
       status = 1;
   if (geteuid () == 0)
     {
