@@ -27,6 +27,10 @@
 
 #include "xalloc.h"
 
+/* Start of a long-format line: GNU resets to the 'no' colour first.
+   Defined in ls-color.c; weak until it exists there.  */
+extern void color_set_normal (void) __attribute__ ((weak));
+
 /* The narrowest a column can be (a 1-character name and 2 spaces).  */
 enum { MIN_COLUMN_WIDTH = 3 };
 
@@ -257,6 +261,8 @@ print_current_files (struct fileinfo **v, size_t n)
     case long_format:
       for (size_t i = 0; i < n; i++)
         {
+          if (color_set_normal)
+            color_set_normal ();
           print_long_format (v[i]);
           out_char (eolbyte);
         }

@@ -18,13 +18,14 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ls.h"
 
 #include "error.h"
-#include "filevercmp.h"
+#include "c-ctype.h"
 #include "mpsort.h"
 #include "quote.h"
 #include "stat-time.h"
@@ -106,6 +107,126 @@ sort_time_of (struct fileinfo const *f)
     }
 }
 
+/* ---- version order (-v) ----
+
+   GNU ls 9.1 was built with the gnulib filevercmp of early 2022.  The
+   gnulib we import is newer and orders names that start with '.'
+   differently (9.1 lets the file suffix cover the whole name, so ".a"
+   has an empty version part), so -v uses this re-implementation of the
+   9.1 rules:
+   - "" < "." < ".." < other names starting with '.' < all other names;
+   - the suffix (\.[A-Za-z~][A-Za-z0-9~]*)*$ is cut off and the rest is
+     compared Debian-style (runs of digits numerically, letters before
+     other bytes, '~' before everything, even the end of the string);
+   - if that is a tie, the whole names are compared the same way.  */
+
+/** Length of NAME (N bytes) without its longest version suffix.  */
+static size_t
+version_prefix_len (char const *name, size_t n)
+{
+  for (size_t i = 0; ; i++)
+    {
+      size_t start = i;
+      while (i + 1 < n && name[i] == '.'
+             && (c_isalpha (name[i + 1]) || name[i + 1] == '~'))
+        {
+          i += 2;
+          while (i < n && (c_isalnum (name[i]) || name[i] == '~'))
+            i++;
+        }
+      if (i >= n)
+        return start;
+    }
+}
+
+/** Weight of byte POS of S (length LEN) among non-digits.  */
+static int
+version_weight (char const *s, size_t pos, size_t len)
+{
+  if (pos == len)
+    return -1;
+  unsigned char c = s[pos];
+  if (c_isdigit (c))
+    return 0;
+  if (c_isalpha (c))
+    return c;
+  if (c == '~')
+    return -2;
+  return c + UCHAR_MAX + 1;
+}
+
+/** Debian version comparison of A[0, ALEN) and B[0, BLEN).  */
+static int
+version_parts_cmp (char const *a, size_t alen, char const *b, size_t blen)
+{
+  size_t i = 0, j = 0;
+
+  while (i < alen || j < blen)
+    {
+      /* Non-digit runs, byte by byte.  */
+      while ((i < alen && !c_isdigit (a[i])) || (j < blen && !c_isdigit (b[j])))
+        {
+          int wa = version_weight (a, i, alen);
+          int wb = version_weight (b, j, blen);
+          if (wa != wb)
+            return wa - wb;
+          i++;
+          j++;
+        }
+
+      /* Digit runs, numerically: skip leading zeros, then the longer run
+         wins, else the first differing digit decides.  */
+      while (i < alen && a[i] == '0')
+        i++;
+      while (j < blen && b[j] == '0')
+        j++;
+      int first_diff = 0;
+      while (i < alen && j < blen && c_isdigit (a[i]) && c_isdigit (b[j]))
+        {
+          if (!first_diff)
+            first_diff = a[i] - b[j];
+          i++;
+          j++;
+        }
+      if (i < alen && c_isdigit (a[i]))
+        return 1;
+      if (j < blen && c_isdigit (b[j]))
+        return -1;
+      if (first_diff)
+        return first_diff;
+    }
+  return 0;
+}
+
+/** Compare file names A and B in GNU ls 9.1's version order.  */
+static int
+version_cmp (char const *a, char const *b)
+{
+  if (!a[0] || !b[0])
+    return !!a[0] - !!b[0];
+
+  if (a[0] == '.' || b[0] == '.')
+    {
+      if (a[0] != b[0])
+        return a[0] == '.' ? -1 : 1;
+      bool adot = !a[1], bdot = !b[1];
+      if (adot || bdot)
+        return bdot - adot;
+      bool adotdot = a[1] == '.' && !a[2];
+      bool bdotdot = b[1] == '.' && !b[2];
+      if (adotdot || bdotdot)
+        return bdotdot - adotdot;
+    }
+
+  size_t alen = strlen (a), blen = strlen (b);
+  size_t apre = version_prefix_len (a, alen);
+  size_t bpre = version_prefix_len (b, blen);
+  int diff = version_parts_cmp (a, apre, b, bpre);
+  if (diff || (apre == alen && bpre == blen))
+    return diff;
+  return version_parts_cmp (a, alen, b, blen);
+}
+
 /** The extension used by -X: from the last '.' on, or "" if none.  */
 static char const *
 extension_of (char const *name)
@@ -144,8 +265,8 @@ key_cmp (struct fileinfo *a, struct fileinfo *b)
       break;
 
     case sort_version:
-      /* filevercmp is locale-independent, so its tie-break is strcmp.  */
-      diff = filevercmp (a->name, b->name);
+      /* Version order is locale-independent: its tie-break is strcmp.  */
+      diff = version_cmp (a->name, b->name);
       return diff ? diff : strcmp (a->name, b->name);
 
     case sort_time:
