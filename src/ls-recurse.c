@@ -102,8 +102,8 @@ path_set (char const *name)
   memcpy (path, name, n + 1);
 }
 
-/** Append "/NAME" (no '/' if the path already ends in one); return where
-   NAME starts.  */
+/** Append "/NAME" to the first LEN bytes of the path (no '/' if it
+   already ends in one); return where NAME starts.  */
 static size_t
 path_push (size_t len, char const *name)
 {
@@ -372,7 +372,11 @@ list_tree (char const *name)
       free (stack);
       return;
     }
-  stack[0].path_len = strlen (path);
+  /* Like GNU's file_name_concat, "dir//" + "sub" gives "dir/sub".  */
+  size_t len = strlen (path);
+  while (1 < len && path[len - 1] == '/' && path[len - 2] == '/')
+    path[--len] = '\0';
+  stack[0].path_len = len;
   stack[0].name_off = 0;
   depth = 1;
 
