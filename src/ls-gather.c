@@ -275,8 +275,9 @@ set_attrs (struct fileinfo *f, struct dirplus_entry const *e, int dirfd,
       char *ctx = get_context (dirfd, name, follow);
       if (ctx)
         {
+          /* 9.1 treats the value "unlabeled" as no context at all.  */
           have_label = strcmp (ctx, "unlabeled") != 0;
-          if (print_scontext)
+          if (print_scontext && have_label)
             f->scontext = ctx;
           else
             free (ctx);
