@@ -490,15 +490,17 @@ decode_color_string (char **dest, char const **src, bool equals_end,
         {
           char e = *p;
           if ('@' <= e && e <= '~')
-            c = e & 037;
+            {
+              c = e & 037;
+              p++;
+            }
           else if (e == '?')
-            c = 127;
+            c = 127;	/* GNU leaves the '?' to be copied as well */
           else
             {
               ok = false;
               break;
             }
-          p++;
         }
       *q++ = c;
       n++;
