@@ -192,7 +192,8 @@ gdp_read (struct dirplus_dir *d)
         }
       if (dirplus_reserve (d, n / GETDENTSPLUS_ENTRY_MIN + 1) < 0)
         return -1;
-      for (long off = 0; off + (long) sizeof (struct getdentsplus_entry) <= n;)
+      const long hdr = sizeof (struct getdentsplus_entry);
+      for (long off = 0; off + hdr <= n;)
         {
           const struct getdentsplus_entry *r = (void *) (d->buf + off);
           if (r->reclen < GETDENTSPLUS_ENTRY_MIN || off + r->reclen > n)

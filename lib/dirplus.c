@@ -321,8 +321,23 @@ dirplus_set_filter (struct dirplus_dir *d, dirplus_filter_fn filter,
 ssize_t
 dirplus_read (struct dirplus_dir *d, struct dirplus_entry **entries)
 {
+  if (d->eof)
+    {
+      *entries = NULL;
+      return 0;
+    }
   ssize_t n = backend_ops (d->backend)->read (d);
   *entries = d->ents;
+  if (n == 0 && d->eof)
+    {
+      /* Done: only the fd stays (ls keeps it to open subdirectories).  */
+      free (d->buf);
+      free (d->ents);
+      free (d->scratch);
+      d->buf = d->scratch = NULL;
+      d->ents = *entries = NULL;
+      d->bufsize = d->scratch_size = d->cap = 0;
+    }
   return n;
 }
 
