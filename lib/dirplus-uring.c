@@ -347,9 +347,11 @@ uring_fill (struct dirplus_dir *d, ssize_t n)
   /* Probes are pointless where the last directory's device said no.  */
   unsigned int predictable = want & ~dirplus_dev_unsupported (last_dev);
 
+  /* Room for two paths per entry: the predicted probes and the ones the
+     stat adds (a type that changed since getdents64).  */
   size_t need = n * sizeof (struct probe_res);
   for (ssize_t i = 0; i < n; i++)
-    need += d->ents[i].namelen + 32;
+    need += 2 * (d->ents[i].namelen + 32);
   if (dirplus_scratch_reserve (d, need) < 0)
     return -1;
   struct probe_res *res = (struct probe_res *) d->scratch;

@@ -493,7 +493,7 @@ dirplus_attrs_from_list (struct dirplus_entry *e, unsigned int bits,
             found |= DIRPLUS_ATTR_CAP;
         }
     }
-  e->attr = found & bits;
+  e->attr |= found & bits;
   /* Whether an NFSv4 ACL is trivial depends on its value.  */
   if (nfs4 && !(found & DIRPLUS_ATTR_ACL))
     e->attr_unknown |= bits & DIRPLUS_ATTR_ACL_ACCESS;
