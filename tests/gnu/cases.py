@@ -11,6 +11,7 @@ explicitly unset), and how it runs:
   full     stdout is /dev/full
   epipe    stdout is a pipe whose reader is gone, SIGPIPE default
   epipe-ign  the same with SIGPIPE ignored
+  closed   stdout is closed (bash execs ls with >&-)
 
 '@ROOT@' in an argument or a variable stands for the fixture root.
 The tree itself is described in fixture.py.
@@ -521,6 +522,29 @@ def group_posix():
     return out
 
 
+def group_locale_mix():
+    """Locale categories set separately (LANG, LC_CTYPE, LC_COLLATE, ...)."""
+    out = []
+    mixes = ({"LC_ALL": None, "LANG": "C.UTF-8"},
+             {"LC_ALL": None, "LC_CTYPE": "C.UTF-8"},
+             {"LC_ALL": None, "LANG": "C.UTF-8", "LC_COLLATE": "C"},
+             {"LC_ALL": None, "LANG": "C", "LC_TIME": "C.UTF-8"},
+             {"LC_ALL": None, "LANG": "C.UTF-8", "LC_MESSAGES": "C"},
+             {"LC_ALL": None},
+             {"LC_ALL": "xx_YY.UTF-8"},
+             {"LC_ALL": None, "LANG": "xx_YY.UTF-8", "LC_CTYPE": "C.UTF-8"},
+             {"LC_ALL": "POSIX"}, {"LC_ALL": "C.utf8"})
+    for env in mixes:
+        for a in (["-1", "names"], ["-C", "names"], ["-l", "times"],
+                  ["--time-style=locale", "-l", "times"], ["nosuch"],
+                  ["--sort=bad"], ["-1v", "sort"], ["-lh", "sizes"]):
+            out.append(Case("locale-mix", a, env=env))
+        out.append(Case("locale-mix", ["names"], env=dict(env, TERM="xterm",
+                                                          COLUMNS=None),
+                        mode="tty", win=(80, 24)))
+    return out
+
+
 def group_errors():
     out = []
     for a in BAD_ARGS:
@@ -532,6 +556,10 @@ def group_errors():
 def group_tty():
     out = []
     base = {"TERM": "xterm", "COLUMNS": None}
+    for win in ((0, 0), (1, 5), (7, 3), (300, 50)):
+        for o in ([], ["-x"], ["-l"], ["--color=auto"]):
+            out.append(Case("tty-win", o + ["many"], env=dict(C, **base),
+                            mode="tty", win=win))
     for win in ((80, 24), (132, 40), (20, 10)):
         for loc in LOCALES:
             for o in ([], ["-l"], ["-a"], ["-F"], ["-x"], ["-m"], ["-1"],
@@ -609,7 +637,7 @@ def group_big():
 
 def group_io():
     out = []
-    for mode in ("full", "epipe", "epipe-ign"):
+    for mode in ("full", "epipe", "epipe-ign", "closed"):
         for o in (["-l", "types"], ["-R", "deep"], ["nosuch"], ["emptydir"],
                   ["-1", "many"], ["-lR"], ["--color=always", "types"],
                   ["-l", "nosuch", "types"], ["-d", "emptydir"]):
@@ -682,7 +710,8 @@ def all_cases():
     groups = (group_format, group_quoting, group_sort, group_time,
               group_size, group_color, group_operands, group_select,
               group_recursive, group_layout, group_indicator, group_dired,
-              group_context, group_owners, group_posix, group_errors,
+              group_context, group_owners, group_posix, group_locale_mix,
+              group_errors,
               group_tty,
               group_unpriv, group_big, group_io, group_combo)
     seen = set()

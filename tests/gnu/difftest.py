@@ -134,6 +134,11 @@ def run_ls(exe, case, root, extra_env):
         f = open("/dev/full", "wb")
         tofree.append(f)
         kw["stdout"] = f
+    elif case.mode == "closed":
+        # stdout closed: bash closes fd 1 and execs EXE as 'ls'.
+        args = ["bash", "-c", 'exec -a ls "$0" "$@" >&-', exe] + args[1:]
+        kw["executable"] = "/bin/bash"
+        kw["stdout"] = subprocess.DEVNULL
     elif case.mode in ("epipe", "epipe-ign"):
         r, w = os.pipe()
         os.close(r)
