@@ -11,7 +11,8 @@ explicitly unset), and how it runs:
   full     stdout is /dev/full
   epipe    stdout is a pipe whose reader is gone, SIGPIPE default
   epipe-ign  the same with SIGPIPE ignored
-  closed   stdout is closed (bash execs ls with >&-)
+  closed   stdout is closed (bash execs ls with >&-); closed-err,
+           closed-in: stderr, stdin closed
 
 '@ROOT@' in an argument or a variable stands for the fixture root.
 The tree itself is described in fixture.py.
@@ -637,7 +638,8 @@ def group_big():
 
 def group_io():
     out = []
-    for mode in ("full", "epipe", "epipe-ign", "closed"):
+    for mode in ("full", "epipe", "epipe-ign", "closed", "closed-err",
+                 "closed-in"):
         for o in (["-l", "types"], ["-R", "deep"], ["nosuch"], ["emptydir"],
                   ["-1", "many"], ["-lR"], ["--color=always", "types"],
                   ["-l", "nosuch", "types"], ["-d", "emptydir"]):

@@ -134,11 +134,13 @@ def run_ls(exe, case, root, extra_env):
         f = open("/dev/full", "wb")
         tofree.append(f)
         kw["stdout"] = f
-    elif case.mode == "closed":
-        # stdout closed: bash closes fd 1 and execs EXE as 'ls'.
-        args = ["bash", "-c", 'exec -a ls "$0" "$@" >&-', exe] + args[1:]
+    elif case.mode in ("closed", "closed-err", "closed-in"):
+        # bash closes fd 1 (2, 0) and execs EXE as 'ls'.
+        redir = {"closed": ">&-", "closed-err": "2>&-",
+                 "closed-in": "<&-"}[case.mode]
+        args = ["bash", "-c", 'exec -a ls "$0" "$@" ' + redir, exe] + args[1:]
         kw["executable"] = "/bin/bash"
-        kw["stdout"] = subprocess.DEVNULL
+        kw["stdout"] = subprocess.PIPE
     elif case.mode in ("epipe", "epipe-ign"):
         r, w = os.pipe()
         os.close(r)
