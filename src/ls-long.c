@@ -36,15 +36,38 @@ long_widths_reset (void)
   any_has_acl = false;
 }
 
+static int digits (uintmax_t n);
+
+/** Screen width of S: its length when it is printable ASCII (the usual
+    case: numbers, most names), else what mbswidth says.  */
+static int
+text_width (char const *s)
+{
+  char const *p = s;
+  for (; *p; p++)
+    if (! (' ' <= *p && *p <= '~'))
+      return mbswidth (s, 0);
+  return p - s;
+}
+
 /** Columns a user or group column takes: NAME's width, or the digits of
-    ID when there is no name.  */
+    ID when there is no name.  idcache hands out the same NAME pointer
+    for the same id, so the last answer is remembered.  */
 static int
 id_width (char const *name, uintmax_t id)
 {
+  static char const *last_name;
+  static int last_width;
   if (name)
-    return mbswidth (name, 0);
-  char buf[INT_BUFSIZE_BOUND (uintmax_t)];
-  return snprintf (buf, sizeof buf, "%ju", id);
+    {
+      if (name != last_name)
+        {
+          last_width = text_width (name);
+          last_name = name;
+        }
+      return last_width;
+    }
+  return digits (id);
 }
 
 /** The user name to show for U, or NULL for the number.  */
@@ -73,8 +96,62 @@ size_of (struct fileinfo const *f)
 static int
 digits (uintmax_t n)
 {
-  char buf[INT_BUFSIZE_BOUND (uintmax_t)];
-  return snprintf (buf, sizeof buf, "%ju", n);
+  int d = 1;
+  while (10 <= n)
+    {
+      n /= 10;
+      d++;
+    }
+  return d;
+}
+
+/** Write N in decimal so that it ends just before END; return its
+    start.  */
+static char *
+decimal_before (uintmax_t n, char *end)
+{
+  char *p = end;
+  do
+    *--p = '0' + n % 10;
+  while ((n /= 10) != 0);
+  return p;
+}
+
+/** human_readable (N, BUF, OPTS, FROM, TO), computed here without
+    localeconv and division by powers when the answer is a plain
+    integer: no autoscaling, grouping or unit, the block sizes dividing
+    one another, rounding up or down.  Otherwise gnulib does it.  BUF
+    holds LONGEST_HUMAN_READABLE + 1 bytes.  */
+static char *
+plain_human (uintmax_t n, char *buf, int opts, uintmax_t from, uintmax_t to)
+{
+  int rounding = opts & (human_ceiling | human_round_to_nearest
+                         | human_floor);
+  if (! (opts & (human_group_digits | human_autoscale | human_SI))
+      && rounding != human_round_to_nearest && from != 0 && to != 0)
+    {
+      char *end = buf + LONGEST_HUMAN_READABLE;
+      if (to <= from && from % to == 0)
+        {
+          uintmax_t mult = from / to;
+          uintmax_t amt = n * mult;
+          if (amt / mult == n)
+            {
+              *end = '\0';
+              return decimal_before (amt, end);
+            }
+        }
+      else if (from < to && to % from == 0)
+        {
+          uintmax_t div = to / from;
+          uintmax_t amt = n / div;
+          if (rounding == human_ceiling && n % div != 0)
+            amt++;
+          *end = '\0';
+          return decimal_before (amt, end);
+        }
+    }
+  return human_readable (n, buf, opts, from, to);
 }
 
 /** Raise *W to at least N.  */
@@ -108,8 +185,8 @@ long_widths_update (struct fileinfo const *f)
   if (format == long_format || print_block_size)
     {
       char buf[LONGEST_HUMAN_READABLE + 1];
-      widen (&widths.block_size, mbswidth (format_blocks (f->stat.st_blocks,
-                                                          buf), 0));
+      widen (&widths.block_size, text_width (format_blocks (f->stat.st_blocks,
+                                                            buf)));
     }
 
   if (format == long_format)
@@ -141,9 +218,9 @@ long_widths_update (struct fileinfo const *f)
         {
           char buf[LONGEST_HUMAN_READABLE + 1];
           widen (&widths.file_size,
-                 mbswidth (human_readable (size_of (f), buf,
-                                           file_human_output_opts, 1,
-                                           file_output_block_size), 0));
+                 text_width (plain_human (size_of (f), buf,
+                                          file_human_output_opts, 1,
+                                          file_output_block_size)));
         }
     }
 
@@ -158,8 +235,8 @@ long_widths_update (struct fileinfo const *f)
 char const *
 format_blocks (uintmax_t blocks, char *buf)
 {
-  return human_readable (blocks, buf, human_output_opts, STAT_BLOCK_SIZE,
-                         output_block_size);
+  return plain_human (blocks, buf, human_output_opts, STAT_BLOCK_SIZE,
+                      output_block_size);
 }
 
 /** Append to *P the string S right-aligned in WIDTH columns (by its
@@ -167,7 +244,7 @@ format_blocks (uintmax_t blocks, char *buf)
 static void
 put_padded (char **p, char const *s, int width)
 {
-  int w = mbswidth (s, 0);
+  int w = text_width (s);
   for (int pad = width - w; 0 < pad; pad--)
     *(*p)++ = ' ';
   size_t n = strlen (s);
@@ -176,23 +253,77 @@ put_padded (char **p, char const *s, int width)
   *(*p)++ = ' ';
 }
 
-/** Print a user, group or context column: NAME left-aligned in WIDTH
-    columns, or ID right-aligned when NAME is NULL; then a space.  */
-static void
-put_id (char const *name, uintmax_t id, int width)
+/* The long-format line is built in one buffer and written in as few
+   pieces as possible.  TAIL_ROOM is what the size and time columns
+   after the owner/group/context columns may need.  */
+enum
 {
+  TAIL_ROOM = 2 * INT_BUFSIZE_BOUND (uintmax_t) + LONGEST_HUMAN_READABLE
+              + 8 + LS_TIME_BUFSIZE + 1,
+  LINE_BUFSIZE = 2 * (LONGEST_HUMAN_READABLE + 1) + 12
+                 + 3 * INT_BUFSIZE_BOUND (uintmax_t) + 4 + 1024 + TAIL_ROOM
+};
+
+/** Append N right-aligned in WIDTH columns and a space at *P.  */
+static void
+put_number (char **p, uintmax_t n, int width)
+{
+  char tmp[INT_BUFSIZE_BOUND (uintmax_t)];
+  char *end = tmp + sizeof tmp;
+  char *d = decimal_before (n, end);
+  for (int pad = width - (end - d); 0 < pad; pad--)
+    *(*p)++ = ' ';
+  memcpy (*p, d, end - d);
+  *p += end - d;
+  *(*p)++ = ' ';
+}
+
+/** Append a user, group or context column at *P in BUF (of
+    LINE_BUFSIZE bytes): NAME left-aligned in WIDTH columns, or ID
+    right-aligned when NAME is NULL; then a space.  What is already in
+    BUF is written out first when the column might not fit with
+    TAIL_ROOM to spare.  */
+static void
+put_id (char *buf, char **p, char const *name, uintmax_t id, int width)
+{
+  size_t len = name ? strlen (name) : INT_BUFSIZE_BOUND (uintmax_t);
+  size_t need = len + (width < 0 ? 0 : width) + 1 + TAIL_ROOM;
+  if ((size_t) (buf + LINE_BUFSIZE - *p) < need)
+    {
+      out_bytes (buf, *p - buf);
+      *p = buf;
+      if (LINE_BUFSIZE < need)
+        {
+          /* Too long for the buffer: write it directly.  */
+          if (name)
+            {
+              int pad = width - mbswidth (name, 0);
+              out_str (name);
+              out_spaces (pad < 0 ? 1 : (size_t) pad + 1);
+            }
+          else
+            {
+              char num[INT_BUFSIZE_BOUND (uintmax_t) + 1];
+              char *q = num;
+              put_number (&q, id, 0);
+              out_spaces (width - (q - num - 1) < 0
+                          ? 0 : width - (q - num - 1));
+              out_bytes (num, q - num);
+            }
+          return;
+        }
+    }
   if (name)
     {
-      int pad = width - mbswidth (name, 0);
-      out_str (name);
-      out_spaces (pad < 0 ? 1 : (size_t) pad + 1);
+      int pad = width - text_width (name);
+      memcpy (*p, name, len);
+      *p += len;
+      do
+        *(*p)++ = ' ';
+      while (0 < pad--);
     }
   else
-    {
-      char buf[INT_BUFSIZE_BOUND (uintmax_t) + 64];
-      int n = snprintf (buf, sizeof buf, "%*ju ", width, id);
-      out_bytes (buf, n);
-    }
+    put_number (p, id, width);
 }
 
 /** Print the long-format line of F (without the end-of-line byte).  */
@@ -200,9 +331,7 @@ void
 print_long_format (struct fileinfo *f)
 {
   char mode[12];
-  char buf[2 * (LONGEST_HUMAN_READABLE + 1) + sizeof mode
-           + 3 * INT_BUFSIZE_BOUND (uintmax_t) + LONGEST_HUMAN_READABLE + 4
-           + LS_TIME_BUFSIZE + 1];
+  char buf[LINE_BUFSIZE];
   char num[LONGEST_HUMAN_READABLE + INT_BUFSIZE_BOUND (uintmax_t)];
   char *p = buf;
 
@@ -223,65 +352,65 @@ print_long_format (struct fileinfo *f)
 
   if (print_inode)
     {
-      char const *ino = "?";
       if (f->stat_ok && f->stat.st_ino != 0)
-        {
-          snprintf (num, sizeof num, "%ju", (uintmax_t) f->stat.st_ino);
-          ino = num;
-        }
-      p += sprintf (p, "%*s ", widths.inode, ino);
+        put_number (&p, f->stat.st_ino, widths.inode);
+      else
+        put_padded (&p, "?", widths.inode);
     }
 
   if (print_block_size)
     put_padded (&p, (f->stat_ok ? format_blocks (f->stat.st_blocks, num)
                      : "?"), widths.block_size);
 
-  p += sprintf (p, "%s ", mode);
+  size_t modelen = strlen (mode);
+  memcpy (p, mode, modelen);
+  p += modelen;
+  *p++ = ' ';
   if (f->stat_ok)
-    snprintf (num, sizeof num, "%ju", (uintmax_t) f->stat.st_nlink);
+    put_number (&p, f->stat.st_nlink, widths.nlink);
   else
-    strcpy (num, "?");
-  p += sprintf (p, "%*s ", widths.nlink, num);
+    put_padded (&p, "?", widths.nlink);
 
   dired_indent ();
 
+  /* Like GNU, the column passed on for the name counts only what
+     follows the owner/group/author/context columns, if any.  */
+  char *col_start = buf;
+  if (print_owner)
+    put_id (buf, &p, f->stat_ok ? user_name (f->stat.st_uid) : "?",
+            f->stat.st_uid, widths.owner);
+  if (print_group)
+    put_id (buf, &p, f->stat_ok ? group_name (f->stat.st_gid) : "?",
+            f->stat.st_gid, widths.group);
+  if (print_author)
+    put_id (buf, &p, f->stat_ok ? user_name (f->stat.st_uid) : "?",
+            f->stat.st_uid, widths.author);
+  if (print_scontext)
+    put_id (buf, &p, f->scontext ? f->scontext : "?", 0, widths.scontext);
   if (print_owner || print_group || print_author || print_scontext)
-    {
-      out_bytes (buf, p - buf);
-      p = buf;
-      if (print_owner)
-        put_id (f->stat_ok ? user_name (f->stat.st_uid) : "?",
-                f->stat.st_uid, widths.owner);
-      if (print_group)
-        put_id (f->stat_ok ? group_name (f->stat.st_gid) : "?",
-                f->stat.st_gid, widths.group);
-      if (print_author)
-        put_id (f->stat_ok ? user_name (f->stat.st_uid) : "?",
-                f->stat.st_uid, widths.author);
-      if (print_scontext)
-        put_id (f->scontext ? f->scontext : "?", 0, widths.scontext);
-    }
+    col_start = p;
 
   if (f->stat_ok && (S_ISCHR (f->stat.st_mode) || S_ISBLK (f->stat.st_mode)))
     {
       int blanks = widths.file_size - (widths.major + 2 + widths.minor);
-      p += sprintf (p, "%*ju, %*ju ",
-                    widths.major + (blanks < 0 ? 0 : blanks),
-                    (uintmax_t) major (f->stat.st_rdev),
-                    widths.minor, (uintmax_t) minor (f->stat.st_rdev));
+      put_number (&p, major (f->stat.st_rdev),
+                  widths.major + (blanks < 0 ? 0 : blanks));
+      p[-1] = ',';
+      *p++ = ' ';
+      put_number (&p, minor (f->stat.st_rdev), widths.minor);
     }
   else
     put_padded (&p, (f->stat_ok
-                     ? human_readable (size_of (f), num,
-                                       file_human_output_opts, 1,
-                                       file_output_block_size)
+                     ? plain_human (size_of (f), num,
+                                    file_human_output_opts, 1,
+                                    file_output_block_size)
                      : "?"), widths.file_size);
 
   p += format_file_time (f, p, LS_TIME_BUFSIZE);
   *p++ = ' ';
 
   out_bytes (buf, p - buf);
-  size_t col = p - buf;
+  size_t col = p - col_start;
   size_t w = print_name_with_quoting (f, false, true, col);
 
   if (f->filetype == symbolic_link)
