@@ -322,6 +322,41 @@ expected_time_width (void)
   return width;
 }
 
+/* The last conversion to local time (the result depends on the
+   seconds only: the time zone never changes while ls runs).  */
+static time_t last_local_sec;
+static struct tm last_local_tm;
+static bool last_local_ok;
+
+/** localtime_rz in the local zone, remembering the last answer (files
+    of a directory often share their timestamps' seconds).  */
+static bool
+local_time (time_t t, struct tm *tm)
+{
+  if (! (last_local_ok && last_local_sec == t))
+    {
+      if (!localtime_rz (tz (), &t, &last_local_tm))
+        return false;
+      last_local_sec = t;
+      last_local_ok = true;
+    }
+  *tm = last_local_tm;
+  return true;
+}
+
+/* The last formatted timestamp, per format (old, recent): its text is
+   a function of the seconds (and the nanoseconds, if the format has
+   %N), so it is reused for the next file with the same time.  */
+struct time_text
+{
+  bool ok;
+  time_t sec;
+  long nsec;
+  size_t len;
+  char text[128];
+};
+static struct time_text last_text[2];
+
 /** Format F's time for the long format into BUF (of SIZE bytes, at
     least LS_TIME_BUFSIZE) without the following space, and return its
     length.  When the time is unknown or cannot be converted, write "?"
@@ -340,7 +375,7 @@ format_file_time (struct fileinfo const *f, char *buf, size_t size)
   /* nstrftime returns 0 both for an empty result and for a failure;
      a non-NUL first byte tells them apart.  */
   buf[0] = '\1';
-  if (f->stat_ok && known && localtime_rz (tz (), &when.tv_sec, &tm))
+  if (f->stat_ok && known && local_time (when.tv_sec, &tm))
     {
       if (timespec_cmp (now, when) < 0)
         gettime (&now);
@@ -351,7 +386,25 @@ format_file_time (struct fileinfo const *f, char *buf, size_t size)
                                         .tv_nsec = now.tv_nsec };
       bool recent = (timespec_cmp (half_year_ago, when) < 0
                      && timespec_cmp (when, now) < 0);
+
+      struct time_text *c = &last_text[recent];
+      bool uses_ns = (!long_time_format[recent]
+                      || strchr (long_time_format[recent], 'N'));
+      if (c->ok && c->sec == when.tv_sec
+          && (!uses_ns || c->nsec == when.tv_nsec) && c->len < size)
+        {
+          memcpy (buf, c->text, c->len + 1);
+          return c->len;
+        }
       n = strftime_for (buf, size, recent, &tm, when.tv_nsec);
+      c->ok = 0 < n && n < sizeof c->text;
+      if (c->ok)
+        {
+          c->sec = when.tv_sec;
+          c->nsec = when.tv_nsec;
+          c->len = n;
+          memcpy (c->text, buf, n + 1);
+        }
     }
 
   if (n || !buf[0])
