@@ -29,9 +29,56 @@
    cwd_some_quoted); set by name_check_quoting.  */
 static bool some_quoted;
 
+/* Bytes that quoting leaves alone wherever they are in a name, for
+   the file-name and the directory-name quoting options: a name made
+   only of them is printed as is (see plain_name).  Found out by asking
+   quotearg itself, in name_init.  */
+static bool plain_file_byte[256];
+static bool plain_dir_byte[256];
+
 /* For --hyperlink: the host name, and the bytes that need no %-escape.  */
 static char const *hostname;
 static bool uri_unreserved[256];
+
+/** Fill PLAIN[C] for the bytes C that OPTIONS never change: only
+   printable ASCII candidates, each tried alone, doubled, and between
+   and beside other letters (quoting in these styles does not depend on
+   anything wider than that; '#', '~' and '?' are context-dependent and
+   never candidates).  */
+static void
+find_plain_bytes (bool *plain, struct quoting_options const *options)
+{
+  static char const candidates[] =
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    "._-+,/:=@%^";
+  for (char const *c = candidates; *c; c++)
+    {
+      char tries[5][4] = { { *c }, { *c, *c }, { 'a', *c },
+                           { *c, 'a' }, { 'a', *c, 'a' } };
+      bool ok = true;
+      for (int i = 0; ok && i < 5; i++)
+        {
+          char out[16];
+          size_t len = strlen (tries[i]);
+          ok = (quotearg_buffer (out, sizeof out, tries[i], len, options)
+                == len && memcmp (out, tries[i], len) == 0);
+        }
+      plain[(unsigned char) *c] = ok;
+    }
+}
+
+/** Is NAME (not empty) made only of bytes that PLAIN says quoting leaves
+   alone?  Then store its length in *LEN.  */
+static bool
+plain_name (char const *name, bool const *plain, size_t *len)
+{
+  char const *p = name;
+  for (; *p; p++)
+    if (!plain[(unsigned char) *p])
+      return false;
+  *len = p - name;
+  return p != name;
+}
 
 /** Finish the quoting options after option parsing (see ls.h) and
    prepare --hyperlink.  */
@@ -61,6 +108,9 @@ name_init (void)
     dirname_quoting_options = clone_quoting_options (NULL);
   set_char_quoting (dirname_quoting_options, ':', 1);
 
+  find_plain_bytes (plain_file_byte, filename_quoting_options);
+  find_plain_bytes (plain_dir_byte, dirname_quoting_options);
+
   if (print_hyperlink)
     {
       for (int i = 0; i < 256; i++)
@@ -77,9 +127,26 @@ static bool
 needs_quoting (char const *name)
 {
   char test[2];
-  size_t len = quotearg_buffer (test, sizeof test, name, -1,
-                                filename_quoting_options);
+  size_t len;
+  if (plain_name (name, plain_file_byte, &len))
+    return false;
+  len = quotearg_buffer (test, sizeof test, name, -1,
+                         filename_quoting_options);
   return *name != *test || strlen (name) != len;
+}
+
+/* A name that was looked at but did not make it into the listing (a
+   command-line operand that could not be accessed) needed quotes.  */
+static bool pending_quoted;
+
+/** GNU decides on the alignment space while gathering, before it knows
+   whether a file can be accessed, so an operand that fails still counts:
+   call this for such an operand, before name_check_quoting.  */
+void
+name_note_failed_operand (char const *name)
+{
+  if (align_variable_outer_quotes && !pending_quoted && needs_quoting (name))
+    pending_quoted = true;
 }
 
 /** Decide, for the files V[0..N-1] of one listing, whether names that
@@ -90,7 +157,8 @@ needs_quoting (char const *name)
 void
 name_check_quoting (struct fileinfo **v, size_t n)
 {
-  some_quoted = false;
+  some_quoted = pending_quoted;
+  pending_quoted = false;
   for (size_t i = 0; i < n; i++)
     {
       v[i]->width = 0;
@@ -195,6 +263,7 @@ struct qname
   size_t len;
   size_t width;
   bool pad;
+  bool borrowed;		/* BUF is the name itself */
   char small[256];
 };
 
@@ -210,8 +279,22 @@ quote_into (struct qname *q, char const *name,
                     || qs == shell_always_quoting_style
                     || qs == literal_quoting_style));
 
-  size_t len = quotearg_buffer (q->small, sizeof q->small, name, -1,
-                                options);
+  /* The common case: nothing to quote, nothing to replace.  */
+  bool const *plain = (options == filename_quoting_options ? plain_file_byte
+                       : options == dirname_quoting_options ? plain_dir_byte
+                       : NULL);
+  size_t len;
+  if (plain && plain_name (name, plain, &len))
+    {
+      q->buf = (char *) name;
+      q->borrowed = true;
+      q->len = q->width = len;
+      q->pad = align_variable_outer_quotes && some_quoted;
+      return;
+    }
+  q->borrowed = false;
+
+  len = quotearg_buffer (q->small, sizeof q->small, name, -1, options);
   q->buf = q->small;
   if (sizeof q->small <= len)
     {
@@ -233,7 +316,7 @@ quote_into (struct qname *q, char const *name,
 static void
 qname_free (struct qname *q)
 {
-  if (q->buf != q->small)
+  if (q->buf != q->small && !q->borrowed)
     free (q->buf);
 }
 
