@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ls.h"
 #include "xalloc.h"
@@ -24,11 +25,30 @@ struct offsets
 static struct offsets dired_names;	/* //DIRED// */
 static struct offsets dired_subdirs;	/* //SUBDIRED// */
 
+/* Standard output's buffer when it is not a terminal: big, so that
+   a long listing takes few write calls (stdio would use st_blksize,
+   4 KiB for a pipe or /dev/null).  Set up before the first byte.  */
+enum { OUT_BUFSIZE = 64 * 1024 };
+static bool out_ready;
+
+/** Give stdout a large full buffer unless it is a terminal (which
+   keeps stdio's line buffering).  */
+static void
+out_setup (void)
+{
+  static char buffer[OUT_BUFSIZE];
+  out_ready = true;
+  if (!isatty (STDOUT_FILENO))
+    setvbuf (stdout, buffer, _IOFBF, sizeof buffer);
+}
+
 /** Write N bytes from S.  */
 void
 out_bytes (char const *s, size_t n)
 {
-  fwrite (s, 1, n, stdout);
+  if (!out_ready)
+    out_setup ();
+  fwrite_unlocked (s, 1, n, stdout);
   dired_pos += n;
 }
 
@@ -43,7 +63,9 @@ out_str (char const *s)
 void
 out_char (char c)
 {
-  putchar (c);
+  if (!out_ready)
+    out_setup ();
+  putc_unlocked (c, stdout);
   dired_pos++;
 }
 
@@ -51,8 +73,13 @@ out_char (char c)
 void
 out_spaces (size_t n)
 {
-  while (n--)
-    out_char (' ');
+  static char const spaces[] = "                                ";
+  while (n)
+    {
+      size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+      out_bytes (spaces, k);
+      n -= k;
+    }
 }
 
 /** Append the pair START, END to O.  */
