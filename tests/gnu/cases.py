@@ -636,6 +636,17 @@ def group_big():
     return out
 
 
+def group_mounts():
+    """Mount points: the inode of a mount point from getdents (the
+    covered directory) differs from stat's (the mounted root)."""
+    out = []
+    for a in (["-i", "/"], ["-iU", "/"], ["-1iF", "/"],
+              ["-id", "/", "/proc", "/sys", "/dev"], ["-iL", "/"],
+              ["-1i", "--color=always", "/"], ["-id", "/proc/", "/dev/."]):
+        out.append(Case("mounts", a, env=C))
+    return out
+
+
 def group_io():
     out = []
     for mode in ("full", "epipe", "epipe-ign", "closed", "closed-err",
@@ -715,7 +726,7 @@ def all_cases():
               group_context, group_owners, group_posix, group_locale_mix,
               group_errors,
               group_tty,
-              group_unpriv, group_big, group_io, group_combo)
+              group_unpriv, group_big, group_mounts, group_io, group_combo)
     seen = set()
     out = []
     for g in groups:
