@@ -304,6 +304,10 @@ size_t print_dir_name_quoted (char const *name);
    ALL gathered operands, before the directories are taken out (as GNU).
    It also resets the cached f->width.  */
 void name_check_quoting (struct fileinfo **v, size_t n);
+/* Call for each command-line operand that fails (cannot access) and so
+   is not in the listing: in GNU it still counts for name_check_quoting's
+   decision (ls -l 'no such' f: " f" with shell-escape quoting).  */
+void name_note_failed_operand (char const *name);
 /* (requested by ls-long.c) Like GNU's print_name_with_quoting: print
    F's name, or its link target if SYMLINK_TARGET, with the alignment
    pad space (never for a target), colour, hyperlink and quoting; if
