@@ -427,6 +427,7 @@ gather_operand (struct file_list *l, char const *name)
   if (r < 0)
     {
       file_failure (true, "cannot access %s", name);
+      free (f->absolute_name);
       return 0;
     }
   set_stat (f, &e.stx);
