@@ -616,6 +616,11 @@ color_init (void)
         }
     }
 
+  /* GNU makes this check even when the value turns out malformed.  */
+  if (color_indicator[C_LINK].len == 6
+      && memcmp (color_indicator[C_LINK].string, "target", 6) == 0)
+    color_symlink_as_referent = true;
+
   if (failed)
     {
       error (0, 0, _("unparsable value for LS_COLORS environment variable"));
@@ -625,10 +630,6 @@ color_init (void)
       print_with_color = false;
       return false;
     }
-
-  if (color_indicator[C_LINK].len == 6
-      && memcmp (color_indicator[C_LINK].string, "target", 6) == 0)
-    color_symlink_as_referent = true;
 
   return print_with_color;
 }
