@@ -10,7 +10,7 @@
    depth of a tree is limited neither by PATH_MAX nor by the stack: the
    walk keeps an explicit stack of small records (the directory's dev/ino,
    its place in the path buffer and the names of the subdirectories still
-   to visit).  Only the top KEEP_OPEN levels keep their descriptors open;
+   to visit).  Only the top levels (64) keep their descriptors open;
    deeper ones are reopened through ".." of the child (checked by dev/ino)
    when the walk comes back to them.
 
@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "ls.h"
@@ -36,8 +37,9 @@
 #include "quote.h"
 #include "xalloc.h"
 
-/* Levels of the walk that keep their directory open.  */
-enum { KEEP_OPEN = 64 };
+/* Levels of the walk that keep their directory open: at most 64, fewer
+   if the descriptor limit is low (see list_operands).  */
+static size_t keep_open = 64;
 
 /* The listing being built.  */
 static struct file_list cur;
@@ -417,7 +419,7 @@ list_tree (char const *name)
                 {
                   /* Go down: the path stays the child's.  */
                   /* Deep down, keep only the child's directory open.  */
-                  if (KEEP_OPEN <= depth)
+                  if (keep_open <= depth)
                     {
                       if (top->dir)
                         dirplus_close (top->dir);
@@ -451,6 +453,10 @@ list_operands (char **names, int n)
 {
   if (recursive)
     {
+      struct rlimit rl;
+      if (getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+          && rl.rlim_cur < 2 * keep_open + 16)
+        keep_open = rl.rlim_cur < 20 ? 1 : (rl.rlim_cur - 16) / 2;
       active_dirs = hash_initialize (64, NULL, dev_ino_hash,
                                      dev_ino_compare, free);
       if (!active_dirs)
