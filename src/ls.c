@@ -1,8 +1,31 @@
 /* ls.c -- main program of lsplus's ls, a drop-in GNU ls 9.1 clone.
 
-   File map: see the comment at the top of ls.h (one concern per file).
-   This file: main(), every command-line option and environment variable,
-   and the order of the work (operands, then directories).
+   File map (one concern per file):
+     ls.c          main(): option parsing (getopt_long + argmatch), the
+                   environment (COLUMNS, TABSIZE, TIME_STYLE, LS_BLOCK_SIZE,
+                   BLOCK_SIZE, QUOTING_STYLE, LS_COLORS via ls-color.c,
+                   LSPLUS_BACKEND), operands, exit status, --help/--version
+     ls-gather.c   filling struct fileinfo: operands (stat, -H/-L), directory
+                   contents through lib/dirplus, symlink targets, ACL/label/
+                   capability bits, -Z contexts, --hide/-I/-a/-A filtering
+     ls-recurse.c  listing directories: headers, "total", -R with
+                   directories opened relative to their parent fd, cycle
+                   detection (dev/ino), error reporting
+     ls-sort.c     sort_files(): every --sort key, -r, --group-directories-first
+     ls-layout.c   print_current_files(): -1 -C -x -m -l, column fitting,
+                   tab stops, --zero
+     ls-long.c     long format line, field widths, sizes/blocks (human),
+                   owner/group/author, device numbers, -i -s -Z columns
+     ls-time.c     timestamps: --time-style, the six-month rule, --full-time
+     ls-name.c     names: quoting styles, -b -q -N -Q, widths, indicators
+                   (-F -p --file-type), hyperlinks
+     ls-color.c    LS_COLORS parsing and colouring of names
+     ls-out.c      every byte of output goes through here: counts bytes for
+                   --dired, records //DIRED// offsets
+     ls.h          the shared types (struct fileinfo), option globals and
+                   the interface of every file above
+     lib/dirplus*  reading directories (names + stat data + attribute bits)
+                   with three backends: getdentsplus, io_uring, sync
 
    Deliberate deviations from GNU ls 9.1:
      - ls -R descends by opening each directory relative to its parent's
@@ -10,7 +33,11 @@
        are listed; GNU ls fails there with "File name too long".
      - The environment variable LSPLUS_BACKEND chooses how directories are
        read (auto, getdentsplus, uring, sync); see --help.
-     - --help and --version print our own text.  */
+     - --help and --version print our own text.
+     - In the long format without -Z, a security label counts as present
+       from the directory's attribute bits alone; GNU 9.1 reads the label
+       and shows no '.' when its value is exactly "unlabeled" (-Z does read
+       the value and matches GNU).  This saves an lgetxattr per file.  */
 
 #include <config.h>
 

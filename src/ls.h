@@ -1,27 +1,7 @@
 /* ls.h -- types, options and cross-file interfaces of lsplus's ls.
 
-   File map (one concern per file):
-     ls.c          main(): option parsing (getopt_long + argmatch), the
-                   environment (COLUMNS, TABSIZE, TIME_STYLE, LS_BLOCK_SIZE,
-                   BLOCK_SIZE, QUOTING_STYLE, LS_COLORS via ls-color.c,
-                   LSPLUS_BACKEND), operands, exit status, --help/--version
-     ls-gather.c   filling struct fileinfo: operands (stat, -H/-L), directory
-                   contents through lib/dirplus, symlink targets, ACL/label/
-                   capability bits, -Z contexts, --hide/-I/-a/-A filtering
-     ls-recurse.c  listing directories: headers, "total", -R with
-                   directories opened relative to their parent fd, cycle
-                   detection (dev/ino), error reporting
-     ls-sort.c     sort_files(): every --sort key, -r, --group-directories-first
-     ls-layout.c   print_current_files(): -1 -C -x -m -l, column fitting,
-                   tab stops, --zero
-     ls-long.c     long format line, field widths, sizes/blocks (human),
-                   owner/group/author, device numbers, -i -s -Z columns
-     ls-time.c     timestamps: --time-style, the six-month rule, --full-time
-     ls-name.c     names: quoting styles, -b -q -N -Q, widths, indicators
-                   (-F -p --file-type), hyperlinks
-     ls-color.c    LS_COLORS parsing and colouring of names
-     ls-out.c      every byte of output goes through here: counts bytes for
-                   --dired, records //DIRED// offsets
+   The map of the ls-*.c files (one concern each) is at the top of
+   ls.c.
 
    Conventions: report errors with error() and quoteaf(), keep the exit
    status ladder (LS_MINOR_PROBLEM / LS_FAILURE) exactly like GNU ls; all
