@@ -263,6 +263,22 @@ def backend_available(ours, backend):
     return True, ""
 
 
+def fixture_parent():
+    """$TMPDIR if uid 65534 can reach it (the unprivileged cases exec our
+    copy of ls from there), else /tmp."""
+    d = os.path.realpath(tempfile.gettempdir())
+    p = d
+    while True:
+        try:
+            if not os.stat(p).st_mode & 0o001:
+                return "/tmp"
+        except OSError:
+            return "/tmp"
+        if p == "/":
+            return d
+        p = os.path.dirname(p)
+
+
 def select_cases(all_cases, patterns):
     if not patterns:
         return all_cases
@@ -314,7 +330,7 @@ def main():
     else:
         backends = [None]
 
-    tmp = tempfile.mkdtemp(prefix="lsplus-gnu.")
+    tmp = tempfile.mkdtemp(prefix="lsplus-gnu.", dir=fixture_parent())
     try:
         os.chmod(tmp, 0o755)
         try:

@@ -9,4 +9,5 @@ EXTRA_DIST += $(GNU_DIFF_TESTS) \
 	tests/gnu/cases.py \
 	tests/gnu/diff-backend.sh \
 	tests/gnu/difftest.py \
-	tests/gnu/fixture.py
+	tests/gnu/fixture.py \
+	tests/gnu/README.md
