@@ -601,6 +601,7 @@ def group_unpriv():
                 ["perm/unsearch/f1"], ["perm/noread", "perm/ok"],
                 ["perm/link-into-noread"], ["perm/link-into-unsearch"],
                 ["perm/ok/noread2"], ["perm/writeonly"],
+                ["perm/unsearch-big"],
                 ["perm/unreadable-file"], ["perm/unsearch/subd"])
     for o in ([], ["-l"], ["-R"], ["-lR"], ["-d"], ["-ld"], ["-F"], ["-i"],
               ["-s"], ["-L"], ["-lL"], ["--color=always"], ["-lZ"],

@@ -436,6 +436,15 @@ def build_perm(b):
     b.file(d + "/unreadable-file", 1, mode=0o000)
     b.link(d + "/link-into-noread", "noread/hidden")
     b.link(d + "/link-into-unsearch", "unsearch/f1")
+    b.dir(d + "/unsearch-big")
+    for i in range(700):
+        name = "%s/unsearch-big/u%04d%s" % (d, (i * 337) % 700, "y" * (i % 23))
+        if i % 40 == 3:
+            b.dir(name)
+        elif i % 40 == 9:
+            b.link(name, "u0001")
+        else:
+            b.file(name, i % 5)
     b.dir(d + "/writeonly")
     b.file(d + "/writeonly/x", 1)
 
@@ -451,6 +460,7 @@ def build_top(b):
 def set_final_modes(b):
     """Modes that would stop us from creating entries come last."""
     for rel, mode in (("perm/noread", 0o000), ("perm/unsearch", 0o644),
+                      ("perm/unsearch-big", 0o755 & ~0o111),
                       ("perm/ok/noread2", 0o300),
                       ("perm/writeonly", 0o333)):
         os.chmod(b.p(rel), mode)
