@@ -100,7 +100,8 @@ dirplus_gdp_probe (void)
       probe_state = 1;
       goto done;
     }
-  gdp_devfd = open (GETDENTSPLUS_DEVICE, O_RDONLY | O_CLOEXEC);
+  gdp_devfd = dirplus_fd_above_stdio (open (GETDENTSPLUS_DEVICE,
+                                            O_RDONLY | O_CLOEXEC));
   if (gdp_devfd < 0)
     {
       if (errno != ENOENT)

@@ -43,6 +43,10 @@ struct dirplus_ops
   ssize_t (*read) (struct dirplus_dir *d);
 };
 
+/* Move FD above 0..2 (a long-lived fd must not take a closed stdout's
+   number): the new fd, or -1 with errno.  */
+int dirplus_fd_above_stdio (int fd);
+
 /* Global counters.  */
 extern struct dirplus_stats dirplus_counters;
 

@@ -81,6 +81,7 @@ ring_create (unsigned int entries)
 int
 dirplus_uring_probe (void)
 {
+  struct io_uring_probe *p = NULL;
   if (probe_state)
     goto done;
   probe_state = -1;
@@ -98,8 +99,21 @@ dirplus_uring_probe (void)
       probe_errno = -r;
       goto done;
     }
+  if (ring.ring_fd <= 2)
+    {
+      /* With stdout closed the ring would be fd 1, and ls's write error
+         would read EINVAL instead of EBADF.  */
+      int fd = dirplus_fd_above_stdio (ring.ring_fd);
+      if (fd < 0)
+        {
+          probe_errno = errno;
+          ring.ring_fd = ring.enter_ring_fd = -1;
+          goto fail_ring;
+        }
+      ring.ring_fd = ring.enter_ring_fd = fd;
+    }
 
-  struct io_uring_probe *p = io_uring_get_probe_ring (&ring);
+  p = io_uring_get_probe_ring (&ring);
   if (!p || !io_uring_opcode_supported (p, IORING_OP_STATX))
     {
       probe_errno = ENOSYS;

@@ -151,6 +151,21 @@ dirplus_setup (enum dirplus_backend want)
   return setup_backend;
 }
 
+/** Move FD above the standard streams (the library's long-lived fds must
+    not become stdout when it is closed: ls would then write into them).
+    Returns the new fd, or -1 with errno (FD closed either way).  */
+int
+dirplus_fd_above_stdio (int fd)
+{
+  if (fd < 0 || fd > 2)
+    return fd;
+  int nfd = fcntl (fd, F_DUPFD_CLOEXEC, 3);
+  int err = errno;
+  close (fd);
+  errno = err;
+  return nfd;
+}
+
 /** Copy the global counters to *S.  */
 void
 dirplus_get_stats (struct dirplus_stats *s)

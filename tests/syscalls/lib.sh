@@ -33,7 +33,9 @@ find_ls ()
 trace_counts ()
 {
   _out=$1; shift
-  strace -f -qq -o "$_out.raw" "$@" >/dev/null 2>"$_out.stderr"
+  # LeakSanitizer cannot run under ptrace (sanitizer builds).
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+    strace -f -qq -o "$_out.raw" "$@" >/dev/null 2>"$_out.stderr"
   _rc=$?
   awk '
     { line = $0; sub(/^[0-9]+ +/, "", line) }
