@@ -538,8 +538,11 @@ length_of_file_name_and_frills (struct fileinfo *f)
 
   if (print_inode)
     len += 1 + (commas
+                /* GNU does not trust d_ino: its inode field is 0 when
+                   the stat failed, and counts as "0" here.  */
                 ? (size_t) snprintf (buf, sizeof buf, "%ju",
-                                     (uintmax_t) f->stat.st_ino)
+                                     (uintmax_t) (f->stat_ok
+                                                  ? f->stat.st_ino : 0))
                 : (size_t) widths.inode);
   if (print_block_size)
     len += 1 + (commas
