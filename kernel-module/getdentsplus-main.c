@@ -91,9 +91,15 @@ static int gdp_kp_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	const struct pt_regs *uregs = (const void *)gdp_probe_arg(regs);
 
-	/* Only a native syscall entry with our number. */
+	/*
+	 * Only a native syscall entry with our number.  The kernel dispatches
+	 * on the low 32 bits of the number (do_syscall_64() takes an int):
+	 * compare those, so that (1 << 32) | nr is ours exactly when the
+	 * kernel sent it to the nr hole, as it does for every real syscall.
+	 * The x32 bit (0x40000000) is in the low half: never ours.
+	 */
 	if (uregs != current_pt_regs() || in_compat_syscall() ||
-	    gdp_user_nr(uregs) != gdp_nr)
+	    (u32)gdp_user_nr(uregs) != gdp_nr)
 		return 0;
 	if (!try_module_get(THIS_MODULE))
 		return 0;	/* unloading: let ni_syscall say ENOSYS */
