@@ -6,7 +6,7 @@
  *    kernel's "not implemented" syscall (__x64_sys_ni_syscall, which the
  *    holes of the x86-64 table reach) redirects calls whose number is
  *    ours to gdp_sys_getdentsplus().  The number is the module parameter
- *    "nr" (a hole, 337..423), published read-only in
+ *    "nr" (a hole, 387..423), published read-only in
  *    /sys/module/getdentsplus/parameters/nr; it reads 0 when the kprobe
  *    could not be registered (or syscall=0): then only the ioctl works.
  *  - The ioctl GETDENTSPLUS_IOC on /dev/getdentsplus (misc device), which
@@ -38,14 +38,24 @@
 
 #include "getdentsplus-internal.h"
 
-/* Holes of the x86-64 table on every kernel we know (335: uretprobe, 336:
- * uprobe); on arm64 the same numbers are unused too. */
-#define GDP_NR_MIN	337
+/*
+ * Numbers no kernel will ever assign on x86-64 or arm64: syscall_64.tbl
+ * says "don't use numbers 387 through 423" (they stay unused so that new
+ * syscalls get the same number on every architecture, from 424 on), and the
+ * asm-generic table leaves 295..402 unassigned and 403..423 to 32-bit
+ * architectures.  337..386 are holes today but x86-64 still adds its own
+ * syscalls there (335 uretprobe in 6.11, 336 uprobe in 6.18): a module
+ * parameter in that range could one day name a real syscall, which the
+ * kprobe would never see while userspace called it with our arguments.
+ * The module cannot check the slot itself (the table and kallsyms lookups
+ * are not exported), hence the range.
+ */
+#define GDP_NR_MIN	387
 #define GDP_NR_MAX	423
 
 static unsigned int gdp_nr = 423;
 module_param_named(nr, gdp_nr, uint, 0444);
-MODULE_PARM_DESC(nr, "syscall number, a table hole in 337..423 (default 423); reads 0 when the syscall is unavailable");
+MODULE_PARM_DESC(nr, "syscall number, a reserved table hole in 387..423 (default 423); reads 0 when the syscall is unavailable");
 
 static bool gdp_want_syscall = true;
 module_param_named(syscall, gdp_want_syscall, bool, 0444);
