@@ -37,13 +37,16 @@ trace_counts ()
   ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
     strace -f -qq -o "$_out.raw" "$@" >/dev/null 2>"$_out.stderr"
   _rc=$?
-  awk '
+  # The module's syscall has no name in strace: it shows as syscall_0xNNN.
+  _gdp_nr=$(cat /sys/module/getdentsplus/parameters/nr 2>/dev/null || echo 0)
+  awk -v gdp="$(printf 'syscall_0x%x' "$_gdp_nr")" '
     { line = $0; sub(/^[0-9]+ +/, "", line) }
     line ~ /^<\.\.\. / || line ~ /^(\+\+\+|---) / { next }
     match(line, /^[a-z_0-9]+\(/) {
       n = substr(line, 1, RLENGTH - 1)
       if (n == "syscall_0x1d0") n = "getxattrat"
       else if (n == "syscall_0x1d1") n = "listxattrat"
+      else if (n == gdp) n = "getdentsplus"
       c[n]++
     }
     END { for (n in c) print n, c[n] }' "$_out.raw" | sort >"$_out"
