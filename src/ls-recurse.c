@@ -168,6 +168,26 @@ dot_or_dotdot (char const *name)
   return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
 }
 
+/** Append to LV's subdirectories to visit those of the current listing
+   (in its sorted order: call after sorting).  *ALLOC is the allocated
+   size of LV->subdirs.  */
+static void
+collect_subdirs (struct level *lv, size_t *alloc)
+{
+  for (size_t i = 0; i < cur.used; i++)
+    {
+      struct fileinfo const *f = cur.sorted[i];
+      if ((f->filetype == directory || f->filetype == arg_directory)
+          && !dot_or_dotdot (f->name))
+        {
+          if (lv->nsub == *alloc)
+            lv->subdirs = x2nrealloc (lv->subdirs, alloc,
+                                      sizeof *lv->subdirs);
+          lv->subdirs[lv->nsub++] = xstrdup (f->name);
+        }
+    }
+}
+
 /** List the directory whose path is in the path buffer, reached as NAME
    relative to PARENTFD.  On success fill LV (open directory, dev/ino, and
    with -R the subdirectories to visit) and return true; on failure report
@@ -222,9 +242,28 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
   if (recursive || print_dir_name)
     print_header (path, command_line_arg);
 
-  bool stream = (format == one_per_line && sort_type == sort_none
-                 && !print_block_size && !recursive);
+  /* -1 -U listings are printed as they are read, so that a huge
+     directory is never held whole.  GNU does it entry by entry (the -i
+     and -Z widths are then per entry) and not with -R.  We also stream
+     with -R, a batch at a time, when that cannot change a byte: no
+     width depends on other entries, and no option makes us stat or
+     read an entry (so no per-entry diagnostic can come between the
+     lines; only an entry whose type the directory does not give is
+     stat'ed).  The subdirectories to visit are collected as the
+     entries go by.  */
+  bool per_entry = (format == one_per_line && sort_type == sort_none
+                    && !print_block_size && !recursive);
+  bool stream = (per_entry
+                 || (recursive && format == one_per_line
+                     && sort_type == sort_none && !print_block_size
+                     && !print_inode && !print_scontext
+                     && !format_needs_stat && !print_hyperlink
+                     && !print_with_color && !directories_first
+                     && dereference != DEREF_ALWAYS
+                     && indicator_style != classify));
+  size_t subdirs_alloc = 0;
   uintmax_t total = 0;
+  int overflows = 0;
   for (;;)
     {
       struct dirplus_entry *ents;
@@ -233,20 +272,29 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
         break;
       if (n < 0)
         {
+          /* Like GNU, go on after EOVERFLOW (one entry lost), but do not
+             spin if the backend keeps failing at the same place.  */
           int err = errno;
           file_failure (command_line_arg, "reading directory %s", path);
-          if (err != EOVERFLOW)
+          if (err != EOVERFLOW || 100 < ++overflows)
             break;
           continue;
         }
       for (ssize_t i = 0; i < n; i++)
         {
           total += gather_entry (&cur, fd, path, &ents[i]);
-          if (stream)
+          if (per_entry)
             {
               print_listing ();
               listing_clear (&cur);
             }
+        }
+      if (stream && !per_entry)
+        {
+          print_listing ();
+          if (recursive)
+            collect_subdirs (lv, &subdirs_alloc);
+          listing_clear (&cur);
         }
       color_process_signals ();
     }
@@ -256,27 +304,7 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
   sort_files (cur.sorted, cur.used);
 
   if (recursive)
-    {
-      size_t n = 0;
-      for (size_t i = 0; i < cur.used; i++)
-        {
-          struct fileinfo const *f = cur.sorted[i];
-          if ((f->filetype == directory || f->filetype == arg_directory)
-              && !dot_or_dotdot (f->name))
-            n++;
-        }
-      if (n)
-        {
-          lv->subdirs = xnmalloc (n, sizeof *lv->subdirs);
-          for (size_t i = 0; i < cur.used; i++)
-            {
-              struct fileinfo const *f = cur.sorted[i];
-              if ((f->filetype == directory || f->filetype == arg_directory)
-                  && !dot_or_dotdot (f->name))
-                lv->subdirs[lv->nsub++] = xstrdup (f->name);
-            }
-        }
-    }
+    collect_subdirs (lv, &subdirs_alloc);
 
   if (format == long_format || print_block_size)
     print_total (total);
