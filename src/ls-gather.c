@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -89,6 +90,63 @@ file_ignored (char const *name)
   return patterns_match (ignore_patterns, name);
 }
 
+/* The names of the listing's files live in a pool of chunks that
+   listing_clear frees all at once: no malloc per name, none of malloc's
+   per-block overhead (a directory of a million entries is held whole
+   unless it is streamed).  There is one listing at a time.  */
+struct name_chunk
+{
+  struct name_chunk *prev;
+  size_t used, size;
+  char data[];
+};
+enum { NAME_CHUNK_SIZE = 64 * 1024 - 64 };
+static struct name_chunk *name_pool;
+
+/** A copy of NAME in the name pool.  */
+static char *
+pool_strdup (char const *name)
+{
+  size_t n = strlen (name) + 1;
+  if (!name_pool || name_pool->size - name_pool->used < n)
+    {
+      size_t size = n < NAME_CHUNK_SIZE ? NAME_CHUNK_SIZE : n;
+      struct name_chunk *c = xmalloc (offsetof (struct name_chunk, data)
+                                      + size);
+      c->prev = name_pool;
+      c->used = 0;
+      c->size = size;
+      name_pool = c;
+    }
+  char *p = name_pool->data + name_pool->used;
+  memcpy (p, name, n);
+  name_pool->used += n;
+  return p;
+}
+
+/** Forget every name in the pool; keep one chunk of the usual size for
+   the next listing.  */
+static void
+pool_clear (void)
+{
+  struct name_chunk *keep = NULL;
+  while (name_pool)
+    {
+      struct name_chunk *prev = name_pool->prev;
+      if (!keep && name_pool->size == NAME_CHUNK_SIZE)
+        keep = name_pool;
+      else
+        free (name_pool);
+      name_pool = prev;
+    }
+  name_pool = keep;
+  if (keep)
+    {
+      keep->prev = NULL;
+      keep->used = 0;
+    }
+}
+
 /** Free every file of L and start a new listing.  */
 void
 listing_clear (struct file_list *l)
@@ -96,12 +154,12 @@ listing_clear (struct file_list *l)
   for (size_t i = 0; i < l->used; i++)
     {
       struct fileinfo *f = &l->files[i];
-      free (f->name);
       free (f->linkname);
       free (f->absolute_name);
       if (f->scontext != unknown_context)
         free (f->scontext);
     }
+  pool_clear ();
   l->used = 0;
   long_widths_reset ();
   any_has_acl = false;
@@ -186,24 +244,39 @@ set_stat (struct fileinfo *f, struct statx const *x)
   st->st_mtim.tv_nsec = x->stx_mtime.tv_nsec;
   st->st_ctim.tv_sec = x->stx_ctime.tv_sec;
   st->st_ctim.tv_nsec = x->stx_ctime.tv_nsec;
-  f->btime_ok = (x->stx_mask & STATX_BTIME) != 0;
-  if (f->btime_ok)
+  /* Only one timestamp is ever shown or sorted by: the birth time,
+     when asked for, takes the place of the modification time.  */
+  if (time_type == time_btime)
     {
-      f->btime.tv_sec = x->stx_btime.tv_sec;
-      f->btime.tv_nsec = x->stx_btime.tv_nsec;
+      st->st_mtim.tv_sec = -1;
+      st->st_mtim.tv_nsec = -1;
+      if (x->stx_mask & STATX_BTIME)
+        {
+          st->st_mtim.tv_sec = x->stx_btime.tv_sec;
+          st->st_mtim.tv_nsec = x->stx_btime.tv_nsec;
+        }
     }
   f->stat_ok = true;
 }
 
 /** NAME inside DIRPATH as GNU names it in messages: no "./" prefix for
-   the current directory, no doubled '/'.  Freshly allocated.  */
-static char *
+   the current directory, no doubled '/'.  The result lives in a buffer
+   reused by the next call.  */
+static char const *
 attach (char const *dirpath, char const *name)
 {
+  static char *buf;
+  static size_t buf_size;
   if (!dirpath || (dirpath[0] == '.' && dirpath[1] == '\0'))
-    return xstrdup (name);
+    return name;
   size_t dl = strlen (dirpath), nl = strlen (name);
-  char *p = xmalloc (dl + nl + 2);
+  if (buf_size < dl + nl + 2)
+    {
+      free (buf);
+      buf_size = 2 * (dl + nl + 2);
+      buf = xmalloc (buf_size);
+    }
+  char *p = buf;
   memcpy (p, dirpath, dl);
   if (dl && dirpath[dl - 1] != '/')
     p[dl++] = '/';
@@ -357,7 +430,7 @@ finish_file (struct file_list *l, struct fileinfo *f, enum filetype type,
       && (format == long_format || check_symlink_mode))
     set_link (f, dirfd, name, full_name, command_line_arg);
 
-  f->name = xstrdup (name);
+  f->name = pool_strdup (name);
   l->used++;
   long_widths_update (f);
   return f->stat_ok ? f->stat.st_blocks : 0;
@@ -469,7 +542,7 @@ gather_entry (struct file_list *l, int dirfd, char const *dirpath,
   enum filetype type = dtype_filetype (e->d_type);
   bool follow = dereference == DEREF_ALWAYS;
   struct dirplus_entry own;
-  char *full_name = attach (dirpath, e->name);
+  char const *full_name = attach (dirpath, e->name);
   uintmax_t blocks;
 
   f->stat.st_ino = e->ino;
@@ -491,10 +564,9 @@ gather_entry (struct file_list *l, int dirfd, char const *dirpath,
         {
           errno = e->stat_errno;
           file_failure (false, "cannot access %s", full_name);
-          f->name = xstrdup (e->name);
+          f->name = pool_strdup (e->name);
           l->used++;
           long_widths_update (f);
-          free (full_name);
           return 0;
         }
       set_stat (f, &e->stx);
@@ -505,7 +577,6 @@ gather_entry (struct file_list *l, int dirfd, char const *dirpath,
 
   blocks = finish_file (l, f, type, e, dirfd, name, full_name, false,
                         follow);
-  free (full_name);
   return blocks;
 }
 

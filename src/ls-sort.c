@@ -95,12 +95,8 @@ sort_time_of (struct fileinfo const *f)
       return get_stat_ctime (&f->stat);
     case time_atime:
       return get_stat_atime (&f->stat);
-    case time_btime:
-      if (f->btime_ok)
-        return f->btime;
-      ts.tv_sec = -1;
-      ts.tv_nsec = -1;
-      return ts;
+    case time_btime:		/* set_stat put it in st_mtim */
+      return get_stat_mtime (&f->stat);
     case time_mtime:
     default:
       return get_stat_mtime (&f->stat);
@@ -317,15 +313,16 @@ sort_files (struct fileinfo **v, size_t n)
     return;
 
   /* Layout of SORTBUF: [0, n) sorted in place, [n, n + n/2) mpsort's
-     scratch space, [2n, 3n) the original order.  */
-  if (sortbuf_alloc < 3 * n)
+     scratch space.  V keeps the original order until the end.  */
+  size_t need = n + n / 2 + 1;
+  if (sortbuf_alloc < need)
     {
       free (sortbuf);
-      sortbuf = xnmalloc (n, 3 * sizeof *sortbuf);
-      sortbuf_alloc = 3 * n;
+      sortbuf = xnmalloc (need, sizeof *sortbuf);
+      sortbuf_alloc = need;
     }
   for (size_t i = 0; i < n; i++)
-    sortbuf[i] = sortbuf[2 * n + i] = v[i];
+    sortbuf[i] = v[i];
 
   order.key = sort_type;
   order.time = time_type;
@@ -340,7 +337,8 @@ sort_files (struct fileinfo **v, size_t n)
     {
       /* Start over from the unsorted order, comparing bytes only.  */
       order.use_strcmp = true;
-      memcpy (sortbuf, sortbuf + 2 * n, n * sizeof *sortbuf);
+      for (size_t i = 0; i < n; i++)
+        sortbuf[i] = v[i];
       mpsort (sortbuf, n, file_cmp);
     }
 

@@ -271,14 +271,9 @@ file_time (struct fileinfo const *f, struct timespec *ts)
       *ts = get_stat_atime (&f->stat);
       return true;
     case time_btime:
-      if (f->btime_ok)
-        {
-          *ts = f->btime;
-          return true;
-        }
-      ts->tv_sec = -1;
-      ts->tv_nsec = -1;
-      return false;
+      /* Gathering stored it in st_mtim; {-1, -1} means unknown.  */
+      *ts = get_stat_mtime (&f->stat);
+      return ! (ts->tv_sec == -1 && ts->tv_nsec == -1);
     case time_mtime:
     default:
       *ts = get_stat_mtime (&f->stat);

@@ -56,20 +56,22 @@ struct fileinfo
   char *name;			/* operand as given, or the entry name */
   char *linkname;		/* symlink target (long format, -F, color) */
   char *absolute_name;		/* for --hyperlink; NULL otherwise */
-  struct stat stat;
-  struct timespec btime;	/* birth time, valid if btime_ok */
-  bool btime_ok;
+  struct stat stat;		/* with --time=birth, st_mtim holds the
+                                   birth time, {-1, -1} if unknown (as in
+                                   GNU ls 9.1: one timestamp is used) */
   uint64_t d_ino;		/* inode from the directory entry, 0 if none */
   enum filetype filetype;
   mode_t linkmode;		/* st_mode of the symlink target, if linkok */
+  enum acl_type acl_type;
+  int quoted;			/* -1 unknown, 0 no quotes needed, 1 quoted,
+                                   2 (see ls-name.c) */
   char *scontext;		/* security context for -Z, or "?" */
   bool stat_ok;			/* stat succeeded */
   bool linkok;			/* symlink target can be stat'ed */
-  enum acl_type acl_type;
   bool has_capability;
-  int quoted;			/* -1 unknown, 0 no quotes needed, 1 quoted,
-                                   2 (see ls-name.c) */
-  size_t width;			/* cached name width, 0 if not computed */
+  unsigned int width;		/* cached name width, 0 if not computed
+                                   (fields ordered to keep this struct at
+                                   208 bytes: ls holds one per entry) */
 };
 
 /* ---- options (defined in ls.c, set by option parsing) ---- */
