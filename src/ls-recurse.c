@@ -361,23 +361,36 @@ reopen_level (struct level *stack, size_t i)
   if (0 <= fd)
     close (fd);
 
-  size_t k = i;
-  while (stack[k].fd < 0)
-    k--;
-  fd = stack[k].fd;
-  for (size_t j = k + 1; j <= i; j++)
+  /* Walk down from the nearest open ancestor, or from the working
+     directory (level 0's name is the operand itself).  */
+  size_t start = i + 1;
+  int base = AT_FDCWD;
+  while (0 < start)
+    {
+      start--;
+      if (start < i && 0 <= stack[start].fd)
+        {
+          base = stack[start].fd;
+          start++;
+          break;
+        }
+    }
+  fd = base;
+  for (size_t j = start; j <= i; j++)
     {
       /* The name of level J sits between its name_off and path_len.  */
       size_t len = stack[j].path_len - stack[j].name_off;
       char *comp = ximemdup0 (path + stack[j].name_off, len);
       int nfd = openat (fd, comp, oflags);
       free (comp);
-      if (fd != stack[k].fd)
+      if (fd != base)
         close (fd);
       if (nfd < 0)
         return false;
       fd = nfd;
     }
+  if (fd == base)
+    return false;
   if (!fd_is_level (fd, &stack[i]))
     {
       close (fd);
