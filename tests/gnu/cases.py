@@ -645,6 +645,14 @@ def group_mounts():
               ["-id", "/", "/proc", "/sys", "/dev"], ["-iL", "/"],
               ["-1i", "--color=always", "/"], ["-id", "/proc/", "/dev/."]):
         out.append(Case("mounts", a, env=C))
+    # sysfs has no birth time: '?' (or the fallback) in every time style.
+    # Only the root of /sys: its inode is pinned, so its times are stable.
+    for a in (["--time=birth"], ["--full-time", "--time=birth"],
+              ["--time=birth", "--time-style=+%s"], ["-t", "--time=birth"],
+              ["--time=birth", "--time-style=long-iso", "-i"]):
+        out.append(Case("no-birth", ["-ld"] + a + ["/sys", "times/ns-a"],
+                        env=C))
+        out.append(Case("no-birth", ["-ld"] + a + ["/sys"], env=U))
     return out
 
 
