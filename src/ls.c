@@ -30,7 +30,9 @@
    Deliberate deviations from GNU ls 9.1:
      - ls -R descends by opening each directory relative to its parent's
        file descriptor, so arbitrarily deep trees (10,000 levels and more)
-       are listed; GNU ls fails there with "File name too long".
+       are listed; GNU ls fails there with "File name too long".  For
+       the same reason ls -RL can follow more than 40 symbolic links along
+       one path, where GNU reports "Too many levels of symbolic links".
      - The environment variable LSPLUS_BACKEND chooses how directories are
        read (auto, getdentsplus, uring, sync); see --help.
      - --help and --version print our own text.
