@@ -9,9 +9,10 @@
    its column to its width plus a 2-space separator (no separator for the
    last column); c is usable if its total stays below line_length, or if
    no file ever widened a column.  The largest usable c wins (1 if none).
-   GNU evaluates all candidates at once with a triangular array; we test
-   candidates from the largest down and stop at the first usable one,
-   which gives the same answer with memory linear in c.
+   GNU evaluates all candidates at once with a triangular array (so it
+   runs out of memory with huge -w values); we test candidates from the
+   largest down and stop at the first usable one, which gives the same
+   answer with memory linear in c.
 
    Padding between columns uses tabs when tabsize is not 0 (-T, TABSIZE;
    the default is 8), spaces otherwise.  line_length 0 (-w 0) means no
@@ -103,8 +104,107 @@ try_columns (size_t n, size_t cols, bool by_columns)
   return true;
 }
 
-/** Choose the number of columns for the N measured files and leave its
-    column widths in COL_WIDTH.  */
+/** -C: the largest usable number of columns, at most MAX_COLS, for the
+    N measured files.  All candidates with the same number of rows share
+    one arrangement of USED non-empty columns (the others stay empty at
+    width 3), so each distinct row count is measured once: the total of
+    a candidate c > USED is BASE + 3 * (c - USED), where every used
+    column has its separator; for c == USED the last one has none.  */
+static size_t
+choose_columns_down (size_t n, size_t max_cols)
+{
+  size_t cols = max_cols;
+
+  while (1 < cols)
+    {
+      size_t rows = (n + cols - 1) / cols;
+      size_t used = (n + rows - 1) / rows;
+      size_t base = 0;		/* sum of max (3, width + 2) */
+      size_t last = 0;		/* widest name of the last used column */
+      bool wide = false;	/* some name wider than 1 outside the last */
+      bool hopeless = false;
+
+      for (size_t k = 0; k < used; k++)
+        {
+          size_t w = 0;
+          size_t lim = (k + 1) * rows < n ? (k + 1) * rows : n;
+          for (size_t i = k * rows; i < lim; i++)
+            if (w < file_len[i])
+              w = file_len[i];
+          base += w + 2 < MIN_COLUMN_WIDTH ? MIN_COLUMN_WIDTH : w + 2;
+          if (k + 1 < used)
+            wide |= 1 < w;
+          else
+            last = w;
+          /* Even without the last separator this row count cannot fit.  */
+          if (wide && line_length + 2 <= base)
+            {
+              hopeless = true;
+              break;
+            }
+        }
+
+      if (!hopeless)
+        {
+          /* Candidates with empty columns: every used column, the last
+             one included, has a separator.  Nothing widens iff no name
+             is wider than 1.  */
+          if (!wide && last <= 1)
+            return cols;
+          if (used < cols && base < line_length)
+            {
+              size_t c = used + (line_length - 1 - base) / MIN_COLUMN_WIDTH;
+              if (used < c)
+                return c < cols ? c : cols;
+            }
+
+          /* Exactly USED columns: the last one has no separator.  */
+          size_t with_sep = last + 2 < MIN_COLUMN_WIDTH ? MIN_COLUMN_WIDTH
+                            : last + 2;
+          size_t without = last < MIN_COLUMN_WIDTH ? MIN_COLUMN_WIDTH : last;
+          size_t total = base - with_sep + without;
+          if ((!wide && last <= MIN_COLUMN_WIDTH) || total < line_length)
+            return used;
+        }
+
+      cols = used - 1;
+    }
+  return 1;
+}
+
+/** -x: the largest usable number of columns, at most MAX_COLS, for the N
+    measured files, trying each candidate in turn.  A cheap test rules
+    out most hopeless candidates when the files are many and the line is
+    long: a column is at least as wide as the mean of its entries (each
+    with its separator), and no column holds more than ROWS entries, so
+    the line is at least (SUM - 2 * ROWS) / ROWS wide.  This is only a
+    shortcut when some name is wider than 3: then a column surely widens
+    and GNU's "nothing widened" exception cannot apply.  */
+static size_t
+choose_columns_across (size_t n, size_t max_cols)
+{
+  size_t sum = 0, longest = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      sum += file_len[i] + 2;
+      if (longest < file_len[i])
+        longest = file_len[i];
+    }
+
+  for (size_t cols = max_cols; 1 < cols; cols--)
+    {
+      size_t rows = (n + cols - 1) / cols;
+      if (MIN_COLUMN_WIDTH < longest && 2 * rows <= sum
+          && line_length <= (sum - 2 * rows) / rows)
+        continue;
+      if (try_columns (n, cols, false))
+        return cols;
+    }
+  return 1;
+}
+
+/** Choose the number of columns for the N measured files (filled top to
+    bottom if BY_COLUMNS) and leave its column widths in COL_WIDTH.  */
 static size_t
 choose_columns (size_t n, bool by_columns)
 {
@@ -119,13 +219,10 @@ choose_columns (size_t n, bool by_columns)
       col_width_alloc = max_cols;
     }
 
-  size_t cols;
-  for (cols = max_cols; 1 < cols; cols--)
-    if (try_columns (n, cols, by_columns))
-      return cols;
-
-  try_columns (n, 1, by_columns);
-  return 1;
+  size_t cols = (by_columns ? choose_columns_down (n, max_cols)
+                 : choose_columns_across (n, max_cols));
+  try_columns (n, cols, by_columns);
+  return cols;
 }
 
 /** -C: columns filled top to bottom.  */
