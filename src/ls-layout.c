@@ -173,13 +173,14 @@ choose_columns_down (size_t n, size_t max_cols)
 }
 
 /** -x: the largest usable number of columns, at most MAX_COLS, for the N
-    measured files, trying each candidate in turn.  A cheap test rules
+    measured files, trying each candidate in turn.  Two cheap bounds rule
     out most hopeless candidates when the files are many and the line is
     long: a column is at least as wide as the mean of its entries (each
-    with its separator), and no column holds more than ROWS entries, so
-    the line is at least (SUM - 2 * ROWS) / ROWS wide.  This is only a
-    shortcut when some name is wider than 3: then a column surely widens
-    and GNU's "nothing widened" exception cannot apply.  */
+    with its separator) and holds at most ROWS entries, so the line is at
+    least (SUM - 2 * ROWS) / ROWS wide; and the first row alone needs the
+    widths of the first COLS names.  These are only shortcuts when some
+    name is wider than 3: then a column surely widens and GNU's "nothing
+    widened" exception cannot apply.  */
 static size_t
 choose_columns_across (size_t n, size_t max_cols)
 {
@@ -191,14 +192,24 @@ choose_columns_across (size_t n, size_t max_cols)
         longest = file_len[i];
     }
 
+  /* FIRST_ROW: the widths of the first COLS names with separators; the
+     line is at least that minus the last separator.  */
+  size_t first_row = 0;
+  for (size_t i = 0; i < max_cols; i++)
+    first_row += (file_len[i] + 2 < MIN_COLUMN_WIDTH ? MIN_COLUMN_WIDTH
+                  : file_len[i] + 2);
+
   for (size_t cols = max_cols; 1 < cols; cols--)
     {
       size_t rows = (n + cols - 1) / cols;
-      if (MIN_COLUMN_WIDTH < longest && 2 * rows <= sum
-          && line_length <= (sum - 2 * rows) / rows)
-        continue;
-      if (try_columns (n, cols, false))
+      bool hopeless = (MIN_COLUMN_WIDTH < longest
+                       && ((2 * rows <= sum
+                            && line_length <= (sum - 2 * rows) / rows)
+                           || line_length + 2 <= first_row));
+      if (!hopeless && try_columns (n, cols, false))
         return cols;
+      size_t w = file_len[cols - 1] + 2;
+      first_row -= w < MIN_COLUMN_WIDTH ? MIN_COLUMN_WIDTH : w;
     }
   return 1;
 }
