@@ -14,7 +14,9 @@ explicitly unset), and how it runs:
   closed   stdout is closed (bash execs ls with >&-); closed-err,
            closed-in: stderr, stdin closed
 
-'@ROOT@' in an argument or a variable stands for the fixture root.
+'@ROOT@' in an argument or a variable stands for the fixture root,
+'@SHM@' for the root of the copy on a tmpfs (those cases are skipped when
+/dev/shm is not a usable tmpfs).
 The tree itself is described in fixture.py.
 """
 
@@ -656,6 +658,25 @@ def group_mounts():
     return out
 
 
+def group_tmpfs():
+    """The same awkward files on a tmpfs (@SHM@, absolute operands)."""
+    out = []
+    for o in ([], ["-l"], ["-la"], ["-1U"], ["-lU"], ["-i"], ["-s"], ["-ls"],
+              ["-lsh"], ["-F"], ["--color=always"], ["-lZ"], ["-t"], ["-S"],
+              ["-lu"], ["-l", "--time=birth"], ["-R"], ["-lD"], ["-x"],
+              ["-L"], ["--full-time"], ["-lh", "--si"]):
+        for d in ("types", "links", "attrs", "names", "sizes", "times",
+                  "sort"):
+            out.append(Case("tmpfs", o + ["@SHM@/" + d], env=C))
+    for o in (["-1U"], ["-l"], ["-i"], ["-R"]):
+        out.append(Case("tmpfs", o + ["@SHM@/big"], env=C))
+        out.append(Case("tmpfs", o + ["@SHM@/many"], env=U))
+    out.append(Case("tmpfs", ["-C", "@SHM@/names"], env=dict(U, TERM="xterm",
+                                                           COLUMNS=None),
+                    mode="tty", win=(100, 30)))
+    return out
+
+
 def group_io():
     out = []
     for mode in ("full", "epipe", "epipe-ign", "closed", "closed-err",
@@ -735,7 +756,8 @@ def all_cases():
               group_context, group_owners, group_posix, group_locale_mix,
               group_errors,
               group_tty,
-              group_unpriv, group_big, group_mounts, group_io, group_combo)
+              group_unpriv, group_big, group_mounts, group_tmpfs, group_io,
+              group_combo)
     seen = set()
     out = []
     for g in groups:

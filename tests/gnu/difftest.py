@@ -110,9 +110,19 @@ def drain(fds, proc, deadline):
     return {n: b"".join(v) for n, v in bufs.items()}, killed
 
 
+SHM = {"root": None}               # the tmpfs fixture, if any
+
+
+def subst(a, root):
+    a = a.replace("@ROOT@", root)
+    if SHM["root"]:
+        a = a.replace("@SHM@", SHM["root"])
+    return a
+
+
 def run_ls(exe, case, root, extra_env):
     """Run EXE as 'ls' for CASE; returns a Result."""
-    args = ["ls"] + [a.replace("@ROOT@", root) for a in case.args]
+    args = ["ls"] + [subst(a, root) for a in case.args]
     env = case_env(case, root, extra_env)
     cwd = os.path.join(root, case.cwd)
     kw = dict(executable=exe, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
@@ -263,6 +273,27 @@ def backend_available(ours, backend):
     return True, ""
 
 
+def build_shm_fixture():
+    """Part of the fixture again on a tmpfs (/dev/shm): another getdents
+    order, other directory sizes.  Returns its parent or None."""
+    try:
+        st = os.statvfs("/dev/shm")
+        if st.f_bavail * st.f_frsize < 64 << 20:
+            return None
+        t = tempfile.mkdtemp(prefix="lsplus-gnu-shm.", dir="/dev/shm")
+    except OSError:
+        return None
+    try:
+        SHM["root"], _ = fixture.build(t, parts=fixture.SHM_PARTS)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("note: tmpfs fixture failed (%s): tmpfs cases skipped" % e)
+        fixture.remove(t)
+        return None
+    subprocess.run(["/bin/ls", "-laRL"], cwd=SHM["root"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return t
+
+
 def fixture_parent():
     """$TMPDIR if uid 65534 can reach it (the unprivileged cases exec our
     copy of ls from there), else /tmp."""
@@ -338,6 +369,10 @@ def main():
         except fixture.Skip as e:
             print("SKIP:", e.args[0])
             return 77
+        shmtmp = build_shm_fixture()
+        if shmtmp is None:
+            cs = [c for c in cs if not any("@SHM@" in x for x in c.args)]
+            print("note: no writable tmpfs at /dev/shm: tmpfs cases skipped")
         # Private copies, reachable by the unprivileged cases, immune to
         # a rebuild during the run.
         bindir = os.path.join(tmp, "bin")
@@ -351,6 +386,8 @@ def main():
                        stderr=subprocess.DEVNULL)
         return run_all(a, cs, root, ours_copy, backends, tmp)
     finally:
+        if SHM["root"]:
+            fixture.remove(os.path.dirname(SHM["root"]))
         if a.keep:
             print("fixture kept in", tmp)
         else:
