@@ -3,7 +3,8 @@
    sort_files() orders a vector of fileinfo pointers by the key chosen with
    --sort / -t -S -X -v -U (and -c -u --time for the time key), reversed by
    -r, with --group-directories-first putting directories (and symlinks
-   whose target is known to be a directory) in front.
+   to directories: gathering stats symlink targets for that option) in
+   front.
 
    Behaviour that must match GNU exactly:
    - every key except "none" and "version" breaks ties by comparing names
@@ -49,7 +50,7 @@ static struct
 } order;
 
 /* Pointer buffer for mpsort, which needs N / 2 spare slots after the N
-   it sorts, and a copy of the unsorted order in case we must restart.  */
+   it sorts (the caller's vector keeps the unsorted order meanwhile).  */
 static void const **sortbuf;
 static size_t sortbuf_alloc;
 
@@ -81,8 +82,9 @@ name_cmp (char const *a, char const *b)
 #define THREE_WAY(a, b) (((a) > (b)) - ((a) < (b)))
 
 /** The timestamp of F that a time sort uses.  Files whose stat failed
-    count as time 0 (GNU keeps a zeroed stat for them); a missing birth
-    time counts as -1 seconds and -1 nanoseconds, older than anything.  */
+    count as time 0 (GNU keeps a zeroed stat for them).  With
+    --time=birth the gathering code stores the birth time in st_mtim,
+    {-1, -1} when unknown (older than anything), as GNU 9.1 does.  */
 static struct timespec
 sort_time_of (struct fileinfo const *f)
 {
@@ -95,8 +97,7 @@ sort_time_of (struct fileinfo const *f)
       return get_stat_ctime (&f->stat);
     case time_atime:
       return get_stat_atime (&f->stat);
-    case time_btime:		/* set_stat put it in st_mtim */
-      return get_stat_mtime (&f->stat);
+    case time_btime:
     case time_mtime:
     default:
       return get_stat_mtime (&f->stat);
