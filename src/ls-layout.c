@@ -11,8 +11,9 @@
    no file ever widened a column.  The largest usable c wins (1 if none).
    GNU evaluates all candidates at once with a triangular array (so it
    runs out of memory with huge -w values); we test candidates from the
-   largest down and stop at the first usable one, which gives the same
-   answer with memory linear in c.
+   largest down and stop at the first usable one (for -C, all candidates
+   with the same number of rows at once), which gives the same answer
+   with memory linear in c.
 
    Padding between columns uses tabs when tabsize is not 0 (-T, TABSIZE;
    the default is 8), spaces otherwise.  line_length 0 (-w 0) means no
@@ -27,10 +28,6 @@
 #include "ls.h"
 
 #include "xalloc.h"
-
-/* Start of a long-format line: GNU resets to the 'no' colour first.
-   Defined in ls-color.c; weak until it exists there.  */
-extern void color_set_normal (void) __attribute__ ((weak));
 
 /* The narrowest a column can be (a 1-character name and 2 spaces).  */
 enum { MIN_COLUMN_WIDTH = 3 };
@@ -369,8 +366,7 @@ print_current_files (struct fileinfo **v, size_t n)
     case long_format:
       for (size_t i = 0; i < n; i++)
         {
-          if (color_set_normal)
-            color_set_normal ();
+          color_set_normal ();	/* GNU starts each line in the 'no' colour */
           print_long_format (v[i]);
           out_char (eolbyte);
         }
