@@ -500,6 +500,8 @@ gather_operand (struct file_list *l, char const *name)
   if (r < 0)
     {
       file_failure (true, "cannot access %s", name);
+      /* It still counts for the alignment space, as in GNU.  */
+      name_note_failed_operand (name);
       free (f->absolute_name);
       return 0;
     }

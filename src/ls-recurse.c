@@ -543,6 +543,8 @@ list_operands (char **names, int n)
             }
         }
     }
+  else
+    name_check_quoting (NULL, 0);	/* forget failed operands' quoting */
   if (nfiles)
     {
       print_current_files (cur.sorted, nfiles);
