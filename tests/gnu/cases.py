@@ -13,6 +13,7 @@ explicitly unset), and how it runs:
   epipe-ign  the same with SIGPIPE ignored
   closed   stdout is closed (bash execs ls with >&-); closed-err,
            closed-in: stderr, stdin closed
+  lowfd    under 'ulimit -n 20'
 
 '@ROOT@' in an argument or a variable stands for the fixture root,
 '@SHM@' for the root of the copy on a tmpfs (those cases are skipped when
@@ -548,6 +549,28 @@ def group_locale_mix():
     return out
 
 
+def group_failed_operands():
+    """A failed operand that needs quoting shifts the others (GNU's
+    alignment space for shell-escape quoting)."""
+    out = []
+    ops_list = (["no such", "types/regular", "types/exec"],
+                ["nosuch", "names/with space", "types/regular"],
+                ["*\x7fb x", "top-file"], ["no such", "deep"],
+                ["no such", "types/regular", "deep"],
+                ["ok?", "no'such", "top-file", "top-exec"])
+    for ops in ops_list:
+        for o in ([], ["-l"], ["-C"], ["-1"], ["-x"], ["-m"], ["-F"]):
+            out.append(Case("failed-operands", o + ops,
+                            env=dict(C, QUOTING_STYLE="shell-escape")))
+            out.append(Case("failed-operands", o + ops,
+                            env=dict(U, TERM="xterm", COLUMNS=None),
+                            mode="tty", win=(80, 24)))
+        out.append(Case("failed-operands", ["-l"] + ops,
+                        env=dict(C, QUOTING_STYLE="shell-always")))
+        out.append(Case("failed-operands", ["-Q"] + ops, env=U))
+    return out
+
+
 def group_errors():
     out = []
     for a in BAD_ARGS:
@@ -677,6 +700,19 @@ def group_tmpfs():
     return out
 
 
+def group_chain():
+    """A 300-level chain: deep enough to need fd discipline, shallow
+    enough for GNU; also with only 20 descriptors."""
+    out = []
+    for o in (["-R"], ["-lR"], ["-RL"], ["-Ri"], ["-R", "--color=always"],
+              ["-RF"], ["-lRD"], ["-Rs"]):
+        out.append(Case("chain", o + ["chain"], env=C))
+        out.append(Case("chain-lowfd", o + ["chain"], env=C, mode="lowfd"))
+    for o in (["-lR"], ["-R", "perm"], ["-lRL", "rloop", "deep"], ["-R", "big"]):
+        out.append(Case("chain-lowfd", o, env=C, mode="lowfd"))
+    return out
+
+
 def group_io():
     out = []
     for mode in ("full", "epipe", "epipe-ign", "closed", "closed-err",
@@ -754,9 +790,11 @@ def all_cases():
               group_size, group_color, group_operands, group_select,
               group_recursive, group_layout, group_indicator, group_dired,
               group_context, group_owners, group_posix, group_locale_mix,
+              group_failed_operands,
               group_errors,
               group_tty,
-              group_unpriv, group_big, group_mounts, group_tmpfs, group_io,
+              group_unpriv, group_big, group_chain, group_mounts, group_tmpfs,
+              group_io,
               group_combo)
     seen = set()
     out = []

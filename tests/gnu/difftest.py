@@ -144,11 +144,14 @@ def run_ls(exe, case, root, extra_env):
         f = open("/dev/full", "wb")
         tofree.append(f)
         kw["stdout"] = f
-    elif case.mode in ("closed", "closed-err", "closed-in"):
-        # bash closes fd 1 (2, 0) and execs EXE as 'ls'.
+    elif case.mode in ("closed", "closed-err", "closed-in", "lowfd"):
+        # bash closes fd 1 (2, 0), or lowers the descriptor limit, and
+        # execs EXE as 'ls'.
         redir = {"closed": ">&-", "closed-err": "2>&-",
-                 "closed-in": "<&-"}[case.mode]
-        args = ["bash", "-c", 'exec -a ls "$0" "$@" ' + redir, exe] + args[1:]
+                 "closed-in": "<&-", "lowfd": ""}[case.mode]
+        pre = "ulimit -n 20; " if case.mode == "lowfd" else ""
+        args = ["bash", "-c", pre + 'exec -a ls "$0" "$@" ' + redir,
+                exe] + args[1:]
         kw["executable"] = "/bin/bash"
         kw["stdout"] = subprocess.PIPE
     elif case.mode in ("epipe", "epipe-ign"):

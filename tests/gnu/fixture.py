@@ -369,6 +369,17 @@ def build_deep(b):
     b.file(d + "/dir with space/f", 1)
 
 
+def build_chain(b, depth=300):
+    """chain/c/c/... (DEPTH levels): GNU lists it with few descriptors,
+    so must we (cases run it under 'ulimit -n 20')."""
+    rel = b.dir("chain")
+    for i in range(depth):
+        rel += "/c"
+        b.dir(rel)
+        if i % 50 == 7:
+            b.file(rel + "/f%d" % i, i)
+
+
 def build_rloop(b):
     d = b.dir("rloop")
     b.dir(d + "/sub")
@@ -475,7 +486,7 @@ def check_env():
 
 
 PARTS = ("sizes", "types", "links", "owners", "attrs", "names", "times",
-         "many", "deep", "rloop", "sort", "perm", "big", "top")
+         "many", "deep", "chain", "rloop", "sort", "perm", "big", "top")
 
 # The subset built a second time on a tmpfs (other getdents order, sizes,
 # no d_type surprises): see difftest.py's @SHM@ cases.
@@ -496,7 +507,8 @@ def build(parent, now=None, parts=PARTS):
                 "links": lambda b: build_links(b, root),
                 "owners": build_owners, "attrs": build_attrs,
                 "names": build_names, "times": build_times,
-                "many": build_many, "deep": build_deep, "rloop": build_rloop,
+                "many": build_many, "deep": build_deep, "chain": build_chain,
+                "rloop": build_rloop,
                 "sort": build_sort, "perm": build_perm, "big": build_big,
                 "top": build_top}
     for part in parts:
