@@ -401,6 +401,7 @@ def run_all(a, cs, root, ours, backends, tmp):
     total = same = 0
     failures = []
     skipped = []
+    per = []
     t0 = time.time()
     for be in backends:
         extra = {} if be is None else {"LSPLUS_BACKEND": be}
@@ -411,6 +412,7 @@ def run_all(a, cs, root, ours, backends, tmp):
                 skipped.append(be)
                 continue
         tag = "" if be is None else "[%s] " % be
+        total0, same0 = total, same
 
         def one(c):
             g = run_ls(a.gnu, c, root, {})
@@ -433,6 +435,7 @@ def run_all(a, cs, root, ours, backends, tmp):
                 same += 1
             else:
                 failures.append((tag, None, msg, None))
+        per.append("%s%d/%d identical" % (tag, same - same0, total - total0))
     if skipped and len(skipped) == len(backends):
         print("SKIP: no requested backend available (%s)" % ",".join(skipped))
         return 77
@@ -459,6 +462,8 @@ def run_all(a, cs, root, ours, backends, tmp):
         with open(a.summary, "w") as f:
             for tag, c, g, o in failures:
                 f.write(tag + (c.id if c else g) + "\n")
+    if len(per) > 1:
+        print("\n".join(per))
     print("%d/%d identical (%.1fs)" % (same, total, time.time() - t0))
     return 0 if same == total else 1
 
