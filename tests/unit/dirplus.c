@@ -11,8 +11,10 @@
    readdir(3) and getxattr(2).  As root it also checks, as uid 65534, an
    unsearchable directory (every stat fails with EACCES) and an unreadable
    one (open fails).  With io_uring blocked by a seccomp filter, forcing
-   uring must fail with EPERM and auto must fall back quietly.  Exit 0
-   pass, 1 fail, 77 skip.  */
+   uring must fail with EPERM and auto must fall back quietly.  The sync
+   backend runs a second time with its helper thread forced on
+   (LSPLUS_THREADS=1), getdentsplus a second time on a user-space
+   emulation of the module.  Exit 0 pass, 1 fail, 77 skip.  */
 
 #include <config.h>
 
@@ -748,6 +750,13 @@ in_child (int (*fn) (int), int arg)
 /** Child bodies for in_child.  */
 static int child_backend (int b) { return run_backend (b); }
 static int
+child_sync_threads (int unused)
+{
+  /* The sync backend with its helper thread forced on.  */
+  setenv ("LSPLUS_THREADS", "1", 1);
+  return run_backend (DIRPLUS_SYNC);
+}
+static int
 child_fake_gdp (int unused)
 {
   dirplus_gdp_call = fake_gdp;
@@ -785,7 +794,12 @@ main (void)
       else if (r != 77 || b == DIRPLUS_SYNC)
         status = 1;
     }
-  int r = in_child (child_fake_gdp, 0);
+  int r = in_child (child_sync_threads, 0);
+  printf ("sync backend with LSPLUS_THREADS=1: %s\n",
+          r == 0 ? "PASS" : "FAIL");
+  if (r != 0)
+    status = 1;
+  r = in_child (child_fake_gdp, 0);
   printf ("getdentsplus backend on an emulated module: %s\n",
           r == 0 ? "PASS" : "FAIL");
   if (r != 0)
