@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,10 +406,13 @@ dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
 /* ---- attribute bits ---- */
 
 /* Devices whose filesystem said "unsupported" for some attribute bits
-   (a small ring of the most recent ones).  */
+   (a small ring of the most recent ones).  The sync backend's helper
+   thread reads it too: readers use relaxed atomic loads (a stale answer
+   only costs one more probe, bits only ever grow), writers a lock.  */
 enum { N_UNSUPPORTED = 16 };
 static struct { dev_t dev; unsigned int bits; } unsupported[N_UNSUPPORTED];
 static size_t n_unsupported;
+static pthread_mutex_t unsupported_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /** Whether ERR means the filesystem has no xattr support.  */
 bool
@@ -421,10 +425,12 @@ dirplus_errno_unsupported (int err)
 unsigned int
 dirplus_dev_unsupported (dev_t dev)
 {
-  size_t n = n_unsupported < N_UNSUPPORTED ? n_unsupported : N_UNSUPPORTED;
+  size_t n = __atomic_load_n (&n_unsupported, __ATOMIC_ACQUIRE);
+  if (N_UNSUPPORTED < n)
+    n = N_UNSUPPORTED;
   for (size_t i = 0; i < n; i++)
-    if (unsupported[i].dev == dev)
-      return unsupported[i].bits;
+    if (__atomic_load_n (&unsupported[i].dev, __ATOMIC_RELAXED) == dev)
+      return __atomic_load_n (&unsupported[i].bits, __ATOMIC_RELAXED);
   return 0;
 }
 
@@ -432,16 +438,22 @@ dirplus_dev_unsupported (dev_t dev)
 void
 dirplus_dev_mark_unsupported (dev_t dev, unsigned int bits)
 {
+  pthread_mutex_lock (&unsupported_lock);
   size_t n = n_unsupported < N_UNSUPPORTED ? n_unsupported : N_UNSUPPORTED;
-  for (size_t i = 0; i < n; i++)
+  size_t i;
+  for (i = 0; i < n; i++)
     if (unsupported[i].dev == dev)
-      {
-        unsupported[i].bits |= bits;
-        return;
-      }
-  size_t i = n_unsupported++ % N_UNSUPPORTED;
-  unsupported[i].dev = dev;
-  unsupported[i].bits = bits;
+      break;
+  if (i == n)
+    {
+      /* A new slot: its bits first, then the device, then the count.  */
+      i = n_unsupported % N_UNSUPPORTED;
+      __atomic_store_n (&unsupported[i].bits, 0, __ATOMIC_RELAXED);
+      __atomic_store_n (&unsupported[i].dev, dev, __ATOMIC_RELAXED);
+      __atomic_store_n (&n_unsupported, n_unsupported + 1, __ATOMIC_RELEASE);
+    }
+  __atomic_or_fetch (&unsupported[i].bits, bits, __ATOMIC_RELAXED);
+  pthread_mutex_unlock (&unsupported_lock);
 }
 
 /** The device of stat'ed entry E.  */
@@ -553,9 +565,11 @@ fd_relative_path (int dirfd, const char *name, char *buf, size_t size)
 static bool
 xattrat_missing (int err)
 {
-  if (err == ENOSYS || (xattrat_state == 0 && err == EPERM))
+  if (err == ENOSYS
+      || (__atomic_load_n (&xattrat_state, __ATOMIC_RELAXED) == 0
+          && err == EPERM))
     {
-      xattrat_state = -1;
+      __atomic_store_n (&xattrat_state, -1, __ATOMIC_RELAXED);
       return true;
     }
   return false;
@@ -566,15 +580,15 @@ ssize_t
 dirplus_listxattr_at (int dirfd, const char *name, bool follow,
                       char *list, size_t size)
 {
-  dirplus_counters.xattr_calls++;
+  __atomic_fetch_add (&dirplus_counters.xattr_calls, 1, __ATOMIC_RELAXED);
 #ifdef __NR_listxattrat
-  if (xattrat_state >= 0)
+  if (__atomic_load_n (&xattrat_state, __ATOMIC_RELAXED) >= 0)
     {
       long n = syscall (__NR_listxattrat, dirfd, name,
                         follow ? 0 : AT_SYMLINK_NOFOLLOW, list, size);
       if (n >= 0)
         {
-          xattrat_state = 1;
+          __atomic_store_n (&xattrat_state, 1, __ATOMIC_RELAXED);
           return n;
         }
       if (!xattrat_missing (errno))
@@ -594,9 +608,9 @@ dirplus_getxattr (int dirfd, const char *name, const char *xname,
                   void *buf, size_t size, unsigned int flags)
 {
   bool follow = flags & DIRPLUS_FOLLOW;
-  dirplus_counters.xattr_calls++;
+  __atomic_fetch_add (&dirplus_counters.xattr_calls, 1, __ATOMIC_RELAXED);
 #ifdef __NR_getxattrat
-  if (xattrat_state >= 0)
+  if (__atomic_load_n (&xattrat_state, __ATOMIC_RELAXED) >= 0)
     {
       struct { uint64_t value; uint32_t size, flags; } args =
         { (uintptr_t) buf, size, 0 };
@@ -605,7 +619,7 @@ dirplus_getxattr (int dirfd, const char *name, const char *xname,
                         &args, sizeof args);
       if (n >= 0)
         {
-          xattrat_state = 1;
+          __atomic_store_n (&xattrat_state, 1, __ATOMIC_RELAXED);
           return n;
         }
       if (!xattrat_missing (errno))
