@@ -112,6 +112,8 @@ extern const struct dirplus_ops dirplus_uring_ops;
 int dirplus_uring_probe (void);
 /* Close directory FD through the ring (no syscall of its own).  */
 int dirplus_uring_close (int fd);
+/* Submit the closes queued in the ring (to free their fds now).  */
+void dirplus_uring_flush_closes (void);
 /* dirplus_sync_entry through the ring: 0, or -1 with errno.  */
 int dirplus_uring_stat (int dirfd, struct dirplus_entry *e,
                         unsigned int mask, unsigned int flags);

@@ -161,18 +161,19 @@ dirplus_uring_probe (void)
 }
 
 /* user_data: entry index << 3 | kind; kinds 0-3 index PROBES.  */
-enum { KIND_STATX = 4, KIND_CLOSE = 5 };
+enum { KIND_STATX = 4, KIND_CLOSE = 5, KIND_OPEN = 6 };
 #define UD(i, kind) ((uint64_t) (i) << 3 | (kind))
 
 /* A probe result not asked (yet).  */
 #define NOT_ASKED INT32_MIN
 
 /* Closes sent through the ring whose completion is not reaped yet, and
-   how many of them are not even submitted.  A few are submitted together
-   (so that unsubmitted closes do not hold many fds open); the
-   completions are reaped by the next ring run or close.  */
+   how many of them are not even submitted (their fds are still open: a
+   ring close runs at submission).  A few are submitted together, so that
+   they hold few fds (ls -R under a low RLIMIT_NOFILE counts on them being
+   gone); the completions are reaped by the next ring run or close.  */
 static unsigned int closes_inflight, closes_queued;
-#define CLOSES_MAX_QUEUED 16
+#define CLOSES_MAX_QUEUED 4
 
 /* Set when the ring failed: everything goes the sync way from then on.  */
 static bool ring_broken;
@@ -186,6 +187,7 @@ static dev_t last_dev;
 struct probe_res
 {
   int32_t res[4];
+  int32_t linkfd;		/* an O_PATH fd of a symlink, or NOT_ASKED */
   unsigned int bits;		/* the bits the stat says are needed */
 };
 
@@ -245,6 +247,8 @@ ring_run (struct dirplus_dir *d, unsigned int count, struct probe_res *res)
             }
           else if (kind < 4)
             res[i].res[kind] = cqe->res;
+          else if (kind == KIND_OPEN)
+            res[i].linkfd = cqe->res;
           n++;
         }
       io_uring_cq_advance (&ring, n);
@@ -291,15 +295,27 @@ predict_bits (const struct dirplus_entry *e, unsigned int want, bool follow)
     }
 }
 
-/** Queue the xattr probes BITS of entry I of D (path built at *PATH).  */
+/** Queue the xattr probes BITS of entry I of D (path built at *PATH).
+    With LINKFD >= 0 (an O_PATH fd of the symlink itself), the path is
+    "/proc/self/fd/LINKFD": following that magic link ends on the symlink,
+    not its target, which is lgetxattr's answer; LINKFD is closed after
+    the probes (hard links: even when a probe fails).  */
 static int
-queue_probes (struct dirplus_dir *d, size_t i, unsigned int bits,
+queue_probes (struct dirplus_dir *d, size_t i, unsigned int bits, int linkfd,
               char **path, unsigned int *count, struct probe_res *res)
 {
   const char *name = d->ents[i].name;
-  int len = (d->fd == AT_FDCWD || name[0] == '/'
+  int len = (linkfd >= 0 ? sprintf (*path, "/proc/self/fd/%d", linkfd)
+             : d->fd == AT_FDCWD || name[0] == '/'
              ? sprintf (*path, "%s", name)
              : sprintf (*path, "/proc/self/fd/%d/%s", d->fd, name));
+  /* A chain must not be split by a flush.  */
+  if (linkfd >= 0 && io_uring_sq_space_left (&ring) < 5)
+    {
+      if (ring_run (d, *count, res) < 0)
+        return -1;
+      *count = 0;
+    }
   for (unsigned int kind = 0; kind < 4; kind++)
     if (bits & probes[kind].bit)
       {
@@ -308,9 +324,20 @@ queue_probes (struct dirplus_dir *d, size_t i, unsigned int bits,
           return -1;
         io_uring_prep_getxattr (sqe, probes[kind].xname, NULL, *path, 0);
         io_uring_sqe_set_data64 (sqe, UD (i, kind));
+        if (linkfd >= 0)
+          io_uring_sqe_set_flags (sqe, IOSQE_IO_HARDLINK);
         (*count)++;
         dirplus_counters.xattr_calls++;
       }
+  if (linkfd >= 0)
+    {
+      struct io_uring_sqe *sqe = get_sqe (d, count, res);
+      if (!sqe)
+        return -1;
+      io_uring_prep_close (sqe, linkfd);
+      io_uring_sqe_set_data64 (sqe, UD (i, KIND_CLOSE));
+      (*count)++;
+    }
   *path += len + 1;
   return 0;
 }
@@ -377,6 +404,7 @@ uring_fill (struct dirplus_dir *d, ssize_t n)
       struct dirplus_entry *e = &d->ents[i];
       for (int k = 0; k < 4; k++)
         res[i].res[k] = NOT_ASKED;
+      res[i].linkfd = NOT_ASKED;
       struct io_uring_sqe *sqe = get_sqe (d, &count, res);
       if (!sqe)
         return -1;
@@ -385,8 +413,21 @@ uring_fill (struct dirplus_dir *d, ssize_t n)
       count++;
       unsigned int bits = ring_probes ? predict_bits (e, predictable, follow)
                                       : 0;
-      if (bits && queue_probes (d, i, bits, &path, &count, res) < 0)
+      if (bits && queue_probes (d, i, bits, -1, &path, &count, res) < 0)
         return -1;
+      if (ring_probes && !follow && e->d_type == DT_LNK
+          && (predictable & DIRPLUS_ATTR_LABEL))
+        {
+          /* The label of the link itself: open it O_PATH now, probe it
+             through /proc/self/fd in the second run.  */
+          sqe = get_sqe (d, &count, res);
+          if (!sqe)
+            return -1;
+          io_uring_prep_openat (sqe, d->fd, e->name,
+                                O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+          io_uring_sqe_set_data64 (sqe, UD (i, KIND_OPEN));
+          count++;
+        }
     }
   dirplus_counters.stat_calls += n;
   if (ring_run (d, count, res) < 0)
@@ -403,17 +444,24 @@ uring_fill (struct dirplus_dir *d, ssize_t n)
       struct dirplus_entry *e = &d->ents[i];
       res[i].bits = dirplus_attrs_needed (e, d->flags);
       unsigned int missing = apply_probes (e, res[i].bits, &res[i]);
+      int linkfd = res[i].linkfd;
+      bool link = S_ISLNK (e->stx.stx_mode) && !follow;
+      bool use_fd = link && linkfd >= 0 && missing && ring_probes;
+      if (linkfd >= 0 && !use_fd)
+        /* Opened for nothing (the entry changed, or its stat failed).  */
+        close (linkfd);
       if (!missing)
         continue;
-      if (!ring_probes || (S_ISLNK (e->stx.stx_mode) && !follow))
-        /* The ring cannot ask this one: one listxattr.  */
-        dirplus_sync_attrs (d->fd, e, missing, follow);
-      else
+      if (ring_probes && (!link || use_fd))
         {
-          if (queue_probes (d, i, missing, &path, &count, res) < 0)
+          if (queue_probes (d, i, missing, use_fd ? linkfd : -1, &path,
+                            &count, res) < 0)
             return -1;
           again = true;
         }
+      else
+        /* The ring cannot ask this one: one listxattr.  */
+        dirplus_sync_attrs (d->fd, e, missing, follow);
     }
   if (again)
     {
@@ -477,6 +525,14 @@ reap_closes (void)
     n++;
   io_uring_cq_advance (&ring, n);
   closes_inflight -= n;
+}
+
+/** Submit the queued closes now (their fds are needed: EMFILE).  */
+void
+dirplus_uring_flush_closes (void)
+{
+  if (closes_queued && !ring_broken && io_uring_submit (&ring) >= 0)
+    closes_queued = 0;
 }
 
 /** Close directory FD through the ring: queued now, submitted with the

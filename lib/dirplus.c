@@ -278,6 +278,15 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
   if (dirplus_setup (DIRPLUS_AUTO) < 0)
     return NULL;
   int fd = openat (parentfd, name, oflags);
+#if USE_URING
+  if (fd < 0 && (errno == EMFILE || errno == ENFILE)
+      && setup_backend == DIRPLUS_URING)
+    {
+      /* Closes still queued in the ring hold fds: free them, retry.  */
+      dirplus_uring_flush_closes ();
+      fd = openat (parentfd, name, oflags);
+    }
+#endif
   if (fd < 0)
     return NULL;
   return dirplus_fdopen (fd, statx_mask, flags);
