@@ -5,15 +5,24 @@
  * One call:
  *  1. check the arguments, take the fd and its position lock (getdents64's
  *     f_pos_lock);
- *  2. iterate_dir() with an actor that only copies names into a bounded
- *     staging buffer: no lookup, no getattr, no user access while the
- *     filesystem holds the directory locked;
+ *  2. iterate_dir() with an actor that copies names into a bounded staging
+ *     buffer and claims each record's place in the caller's buffer (zeroes
+ *     it, as getdents64's filldir64 writes there too): no lookup, no
+ *     getattr while the filesystem holds the directory locked;
  *  3. after iterate_dir() returns, for each staged name: look it up with the
  *     caller's permissions, cross mounts, vfs_getattr(), attribute bits,
  *     build the record in zeroed memory, copy_to_user();
- *  4. leave the position right after the last delivered record (rewinding
- *     over staged entries that were not delivered), so that getdents64,
- *     lseek and getdentsplus can be mixed on one fd.
+ *  4. leave the position right after the last delivered record, so that
+ *     getdents64, lseek and getdentsplus can be mixed on one fd.
+ *
+ * An unwritable buffer stops step 2 at the entry whose place faults, with
+ * the filesystem's own position, exactly like getdents64.  Step 3 rewinds
+ * with lseek to the last delivered d_off only when it cannot deliver what
+ * was staged (a fatal signal, or the buffer unmapped by another thread in
+ * between): that is exact where positions are cookies (ext4, xfs, btrfs,
+ * kernfs), but on ordinal positions (dcache_readdir's tmpfs, ramfs,
+ * debugfs; /proc/sys) a directory changing meanwhile shifts them, as it
+ * does for any lseek to an old d_off.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -55,6 +64,8 @@ struct gdp_stage {
 	char *buf;
 	size_t used;
 	size_t cap;
+	char __user *ubuf;	/* the caller's buffer */
+	size_t out_used;	/* its bytes promised to staged entries */
 	size_t out_left;	/* user buffer bytes not yet promised */
 	unsigned int nr;
 	struct gdp_staged *last;
@@ -78,7 +89,7 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 {
 	struct gdp_stage *st = container_of(ctx, struct gdp_stage, ctx);
 	struct gdp_staged *e;
-	size_t need;
+	size_t need, reclen;
 
 	/* Like getdents64: an entry's d_off is where the next one starts. */
 	if (st->last)
@@ -89,7 +100,8 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 		st->error = -EIO;
 		return GDP_FILLDIR_STOP;
 	}
-	if (GDP_RECLEN(namelen) > st->out_left) {
+	reclen = GDP_RECLEN(namelen);
+	if (reclen > st->out_left) {
 		if (!st->nr)
 			st->error = -EINVAL;
 		return GDP_FILLDIR_STOP;
@@ -99,6 +111,18 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 		return GDP_FILLDIR_STOP;
 	if (st->nr && fatal_signal_pending(current))
 		return GDP_FILLDIR_STOP;
+	/*
+	 * The record's place must be writable before the entry is taken:
+	 * then a bad buffer ends the batch here, where the filesystem keeps
+	 * its position, instead of after the fact with an lseek that is
+	 * not exact on every filesystem (see the top of the file).  A page
+	 * fault here is what filldir64 risks too.
+	 */
+	if (clear_user(st->ubuf + st->out_used, reclen)) {
+		if (!st->nr)
+			st->error = -EFAULT;
+		return GDP_FILLDIR_STOP;
+	}
 
 	e = (struct gdp_staged *)(st->buf + st->used);
 	e->ino = ino;
@@ -109,7 +133,8 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	e->name[namelen] = '\0';
 
 	st->used += need;
-	st->out_left -= GDP_RECLEN(namelen);
+	st->out_used += reclen;
+	st->out_left -= reclen;
 	st->nr++;
 	st->last = e;
 	gdp_dir_context_set_count(ctx, st->out_left);
@@ -292,7 +317,8 @@ static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
 		e = (const void *)e + GDP_STAGED_LEN(e->namelen);
 		cond_resched();
 	}
-	/* Staged but not delivered: they are read again next time. */
+	/* Staged but not delivered (a fatal signal, or the buffer changed
+	 * under us since the actor checked it): read again next time. */
 	if (i < st->nr)
 		gdp_set_pos(req->dir, pos);
 	return done ? (long)done : err;
@@ -363,6 +389,7 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	st.buf = kvmalloc(st.cap, GFP_KERNEL_ACCOUNT);
 	if (!st.buf)
 		goto err_free_rec;
+	st.ubuf = ubuf;
 	st.out_left = size;
 	gdp_dir_context_set_count(&st.ctx, size);
 
