@@ -14,6 +14,7 @@ explicitly unset), and how it runs:
   closed   stdout is closed (bash execs ls with >&-); closed-err,
            closed-in: stderr, stdin closed
   lowfd    under 'ulimit -n 20'
+  A '+unpriv' suffix (tty+unpriv) also drops privileges.
 
 '@ROOT@' in an argument or a variable stands for the fixture root,
 '@SHM@' for the root of the copy on a tmpfs (those cases are skipped when
@@ -634,6 +635,13 @@ def group_unpriv():
               ["-lai"]):
         for ops in ops_list:
             out.append(Case("unpriv", o + ops, env=C, mode="unpriv"))
+    for o in ([], ["-l"], ["-F"], ["--color=auto"], ["-lR", "--color=auto"],
+              ["-x", "--color=auto", "-F"]):
+        for ops in (["perm"], ["perm/unsearch"], ["perm/unsearch-big"],
+                    ["perm/noread", "perm/ok", "perm/link-into-unsearch"]):
+            out.append(Case("unpriv-tty", o + ops,
+                            env=dict(U, TERM="xterm", COLUMNS=None),
+                            mode="tty+unpriv", win=(100, 30)))
     out.append(Case("unpriv", ["-R"], cwd="perm", env=C, mode="unpriv"))
     out.append(Case("unpriv", ["-lR"], env=C, mode="unpriv"))
     out.append(Case("unpriv", ["-la"], cwd="perm/unsearch", env=C,

@@ -127,12 +127,14 @@ def run_ls(exe, case, root, extra_env):
     cwd = os.path.join(root, case.cwd)
     kw = dict(executable=exe, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
               stderr=subprocess.PIPE, close_fds=True)
-    if case.mode == "unpriv":
+    flags = set(case.mode.split("+"))     # e.g. "tty+unpriv"
+    mode = (flags - {"unpriv"} or {"pipe"}).pop()
+    if "unpriv" in flags:
         kw.update(user=65534, group=65534, extra_groups=[])
     fds = {}
     master = slave = None
     tofree = []
-    if case.mode == "tty":
+    if mode == "tty":
         master, slave = pty.openpty()
         cols, rows = case.win
         fcntl.ioctl(slave, termios.TIOCSWINSZ,
@@ -140,27 +142,27 @@ def run_ls(exe, case, root, extra_env):
         kw["stdout"] = slave
         kw["start_new_session"] = True
         tofree.append(master)
-    elif case.mode == "full":
+    elif mode == "full":
         f = open("/dev/full", "wb")
         tofree.append(f)
         kw["stdout"] = f
-    elif case.mode in ("closed", "closed-err", "closed-in", "lowfd"):
+    elif mode in ("closed", "closed-err", "closed-in", "lowfd"):
         # bash closes fd 1 (2, 0), or lowers the descriptor limit, and
         # execs EXE as 'ls'.
         redir = {"closed": ">&-", "closed-err": "2>&-",
-                 "closed-in": "<&-", "lowfd": ""}[case.mode]
-        pre = "ulimit -n 20; " if case.mode == "lowfd" else ""
+                 "closed-in": "<&-", "lowfd": ""}[mode]
+        pre = "ulimit -n 20; " if mode == "lowfd" else ""
         args = ["bash", "-c", pre + 'exec -a ls "$0" "$@" ' + redir,
                 exe] + args[1:]
         kw["executable"] = "/bin/bash"
         kw["stdout"] = subprocess.PIPE
-    elif case.mode in ("epipe", "epipe-ign"):
+    elif mode in ("epipe", "epipe-ign"):
         r, w = os.pipe()
         os.close(r)
         kw["stdout"] = w
         tofree.append(w)
         # Python ignores SIGPIPE; restore_signals=False keeps it ignored.
-        kw["restore_signals"] = case.mode == "epipe"
+        kw["restore_signals"] = mode == "epipe"
     else:
         kw["stdout"] = subprocess.PIPE
     try:
