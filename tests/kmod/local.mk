@@ -26,5 +26,7 @@ EXTRA_DIST += \
 	tests/kmod/vm-tests.sh \
 	tests/kmod/vm-demo.sh \
 	tests/kmod/gdp-test.c \
+	tests/kmod/gdp-review-test.c \
+	tests/kmod/vm-review-tests.sh \
 	tests/kmod/FINDINGS.md \
 	tools/vm-demo

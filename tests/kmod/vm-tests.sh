@@ -11,9 +11,9 @@ M=/mnt/tmp/tree
 LS=/opt/lsplus/ls
 export LC_ALL=C TZ=UTC
 
-# Sections to run: lsplus.tests=core,rmmod,e2e on the kernel command line
+# Sections to run: lsplus.tests=core,rmmod,review,e2e on the kernel command line
 # (LSPLUS_VM_APPEND on the host); default all.
-sections=core,rmmod,e2e
+sections=core,rmmod,review,e2e
 for a in $(cat /proc/cmdline); do
 	case $a in lsplus.tests=*) sections=${a#*=} ;; esac
 done
@@ -123,6 +123,13 @@ fi
 insmod /getdentsplus.ko
 check $? "insmod a third time"
 run 30 sanity-reload2 $T sanity $M
+fi
+
+# ---- review checks: 32-bit callers, syscall-number bits, automount,
+# idmapped mounts, chroot, /proc, EFAULT races, lseek, nr= range ------
+if want review; then
+	sh /vm-review-tests.sh
+	module_loaded || { insmod /getdentsplus.ko; check $? "insmod after the review checks"; }
 fi
 want e2e || exit 0
 
