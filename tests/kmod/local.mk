@@ -3,7 +3,8 @@
 ## tests/kmod/run-vm.test boots Debian 12's kernel under QEMU (TCG) with
 ## the module built from kernel-module/ and runs the in-VM checks; with
 ## src/ls built it also compares src/ls -lR with GNU ls inside the VM.
-## It prints TAP into its .log and exits 0/1 (77 only when not root, not
+## tests/kmod/dkms.test installs the module with DKMS into private trees.
+## run-vm.test prints TAP into its .log and exits 0/1 (77 only when not root, not
 ## x86-64 or not Debian; 99 when tools/install-deps was not run).  Downloads
 ## (the kernel package) are cached in $(srcdir)/tests/kmod/cache, or
 ## $LSPLUS_VM_CACHE; build products go to tests/kmod/work.
@@ -12,10 +13,11 @@
 ## rename the test to a .tap extension and set TAP_LOG_DRIVER with
 ## LSPLUS_VM_TAP=1 in its environment (a skip is then "1..0 # SKIP").
 
-TESTS += tests/kmod/run-vm.test
+TESTS += tests/kmod/run-vm.test tests/kmod/dkms.test
 
 EXTRA_DIST += \
 	tests/kmod/run-vm.test \
+	tests/kmod/dkms.test \
 	tests/kmod/vm-lib.sh \
 	tests/kmod/fetch-kernel \
 	tests/kmod/build-module \
