@@ -32,3 +32,11 @@ EXTRA_DIST += \
 	tests/kmod/vm-review-tests.sh \
 	tests/kmod/FINDINGS.md \
 	tools/vm-demo
+
+## The rig's build products (module build, fixture, initramfs, disk image,
+## serial log) live in tests/kmod/work of the build tree; the download
+## cache is not a build product and stays.
+clean-local: clean-local-kmod
+clean-local-kmod:
+	-rm -rf tests/kmod/work
+.PHONY: clean-local-kmod
