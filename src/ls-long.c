@@ -165,19 +165,15 @@ widen (int *w, int n)
 /** Widen the columns of the current listing for file F, as GNU's
     gobble_file does.  F's ACL/label state also decides whether the
     listing has the 11th mode character.  Files whose stat failed do
-    not widen anything (GNU's gobble_file returns before measuring
-    them); call this for every file of the listing all the same.  */
+    not widen anything, not even the -Z column for their "?" (GNU's
+    gobble_file returns before measuring them, so a -C listing where
+    every stat failed counts the context as zero columns wide); call
+    this for every file of the listing all the same.  */
 void
 long_widths_update (struct fileinfo const *f)
 {
   if (!f->stat_ok)
-    {
-      /* A context is at least one byte ("?"), so counting it is
-         harmless, and files that need no stat still have one.  */
-      if (print_scontext && f->scontext)
-        widen (&widths.scontext, strlen (f->scontext));
-      return;
-    }
+    return;
 
   if (format == long_format || print_scontext)
     any_has_acl |= f->acl_type != ACL_T_NONE;

@@ -275,6 +275,11 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
           /* Like GNU, go on after EOVERFLOW (one entry lost), but do not
              spin if the backend keeps failing at the same place.  */
           int err = errno;
+          /* getdents fails with ENOENT once the directory has been
+             removed; glibc's readdir, which GNU ls uses, takes that for
+             the end of the directory (an empty listing, no message).  */
+          if (err == ENOENT)
+            break;
           file_failure (command_line_arg, "reading directory %s", path);
           if (err != EOVERFLOW || 100 < ++overflows)
             break;
