@@ -14,6 +14,8 @@ explicitly unset), and how it runs:
   closed   stdout is closed (bash execs ls with >&-); closed-err,
            closed-in: stderr, stdin closed
   lowfd    under 'ulimit -n 20'
+  rmcwd    in a directory that was removed after ls's shell entered it
+           (getdents fails with ENOENT: an empty listing, no error)
   A '+unpriv' suffix (tty+unpriv) also drops privileges.
 
 '@ROOT@' in an argument or a variable stands for the fixture root,
@@ -632,11 +634,11 @@ def group_unpriv():
     for o in ([], ["-l"], ["-R"], ["-lR"], ["-d"], ["-ld"], ["-F"], ["-i"],
               ["-s"], ["-L"], ["-lL"], ["--color=always"], ["-lZ"],
               ["-1U"], ["-t"], ["-S"], ["-lF", "--color=always"], ["-a"],
-              ["-lai"]):
+              ["-lai"], ["-CZ"], ["-xZs", "-w", "30"]):
         for ops in ops_list:
             out.append(Case("unpriv", o + ops, env=C, mode="unpriv"))
     for o in ([], ["-l"], ["-F"], ["--color=auto"], ["-lR", "--color=auto"],
-              ["-x", "--color=auto", "-F"]):
+              ["-x", "--color=auto", "-F"], ["-Z"]):
         for ops in (["perm"], ["perm/unsearch"], ["perm/unsearch-big"],
                     ["perm/noread", "perm/ok", "perm/link-into-unsearch"]):
             out.append(Case("unpriv-tty", o + ops,
@@ -729,6 +731,9 @@ def group_io():
                   ["-1", "many"], ["-lR"], ["--color=always", "types"],
                   ["-l", "nosuch", "types"], ["-d", "emptydir"]):
             out.append(Case("io", o, env=C, mode=mode))
+    for o in ([], ["-a"], ["-la"], ["-A"], ["-lR"], ["-aR"], ["-1U"],
+              ["-aU", "-s"], ["-d"], ["-ld", "."], ["-i", "."], ["-laF"]):
+        out.append(Case("rmcwd", o, env=C, mode="rmcwd"))
     return out
 
 

@@ -146,12 +146,15 @@ def run_ls(exe, case, root, extra_env):
         f = open("/dev/full", "wb")
         tofree.append(f)
         kw["stdout"] = f
-    elif mode in ("closed", "closed-err", "closed-in", "lowfd"):
-        # bash closes fd 1 (2, 0), or lowers the descriptor limit, and
-        # execs EXE as 'ls'.
+    elif mode in ("closed", "closed-err", "closed-in", "lowfd", "rmcwd"):
+        # bash closes fd 1 (2, 0), lowers the descriptor limit, or enters
+        # a fresh directory of its own and removes it, and execs EXE as
+        # 'ls'.
         redir = {"closed": ">&-", "closed-err": "2>&-",
-                 "closed-in": "<&-", "lowfd": ""}[mode]
-        pre = "ulimit -n 20; " if mode == "lowfd" else ""
+                 "closed-in": "<&-", "lowfd": "", "rmcwd": ""}[mode]
+        pre = {"lowfd": "ulimit -n 20; ",
+               "rmcwd": 'cd "$(mktemp -d)" && rmdir "$PWD" && '}.get(mode,
+                                                                    "")
         args = ["bash", "-c", pre + 'exec -a ls "$0" "$@" ' + redir,
                 exe] + args[1:]
         kw["executable"] = "/bin/bash"
