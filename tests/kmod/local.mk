@@ -2,7 +2,11 @@
 ##
 ## tests/kmod/run-vm.test boots Debian 12's kernel under QEMU (TCG) with
 ## the module built from kernel-module/ and runs the in-VM checks; with
-## src/ls built it also compares src/ls -lR with GNU ls inside the VM.
+## src/ls built it also compares src/ls -lR with GNU ls inside the VM and
+## runs the whole GNU differential suite (tests/gnu/difftest.py, with
+## python3 in the initramfs) with LSPLUS_BACKEND=getdentsplus, the backend
+## tests/gnu/diff-getdentsplus.test cannot test on the host
+## (tests/kmod/vm-gnudiff.sh; ~4 more minutes under TCG).
 ## tests/kmod/dkms.test installs the module with DKMS into private trees.
 ## run-vm.test prints TAP into its .log and exits 0/1 (77 only when not root, not
 ## x86-64 or not Debian; 99 when tools/install-deps was not run).  Downloads
@@ -30,6 +34,7 @@ EXTRA_DIST += \
 	tests/kmod/gdp-test.c \
 	tests/kmod/gdp-review-test.c \
 	tests/kmod/vm-review-tests.sh \
+	tests/kmod/vm-gnudiff.sh \
 	tests/kmod/FINDINGS.md \
 	tools/vm-demo
 

@@ -8,6 +8,7 @@
 #   mkinitrd        busybox-static initramfs with modules, tests, tools
 #   init            /init of the VM (runs the in-VM tests, powers off)
 #   vm-tests.sh     the in-VM test driver (TAP), run by init
+#   vm-gnudiff.sh   tests/gnu/difftest.py in the VM (getdentsplus backend)
 #   gdp-test.c      the in-VM C test program (TAP fragments)
 #   boot            qemu-system-x86_64 -accel tcg + serial-log checks
 #   run-vm.test     the automake test: all of the above, TAP on stdout

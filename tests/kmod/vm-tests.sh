@@ -11,9 +11,9 @@ M=/mnt/tmp/tree
 LS=/opt/lsplus/ls
 export LC_ALL=C TZ=UTC
 
-# Sections to run: lsplus.tests=core,rmmod,review,e2e on the kernel command line
-# (LSPLUS_VM_APPEND on the host); default all.
-sections=core,rmmod,review,e2e
+# Sections to run: lsplus.tests=core,rmmod,review,gnudiff,e2e on the kernel
+# command line (LSPLUS_VM_APPEND on the host); default all.
+sections=core,rmmod,review,gnudiff,e2e
 for a in $(cat /proc/cmdline); do
 	case $a in lsplus.tests=*) sections=${a#*=} ;; esac
 done
@@ -130,6 +130,12 @@ fi
 if want review; then
 	sh /vm-review-tests.sh
 	module_loaded || { insmod /getdentsplus.ko; check $? "insmod after the review checks"; }
+fi
+
+# ---- the GNU differential suite with LSPLUS_BACKEND=getdentsplus ---
+if want gnudiff; then
+	module_loaded || { insmod /getdentsplus.ko; check $? "insmod before the GNU differential suite"; }
+	sh /vm-gnudiff.sh
 fi
 want e2e || exit 0
 
