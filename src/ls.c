@@ -36,6 +36,9 @@
      - The environment variable LSPLUS_BACKEND chooses how directories are
        read (auto, getdentsplus, uring, sync); see --help.
      - --help and --version print our own text.
+     - -C/-x column fitting uses memory proportional to the number of
+       files, not files x columns: a huge -w on a huge directory lists
+       where GNU runs out of memory (the chosen layout is the same).
      - In the long format without -Z, a security label counts as present
        from the directory's attribute bits alone; GNU 9.1 reads the label
        and shows no '.' when its value is exactly "unlabeled" (-Z does read
