@@ -209,6 +209,9 @@ gdp_read (struct dirplus_dir *d)
           entry_from_record (&d->ents[d->nents++], r, d->flags);
         }
     }
+  /* What the module could not answer without a round trip (a remote
+     filesystem's ACLs), resolved here, overlapped.  */
+  dirplus_resolve_unknown (d->fd, d->ents, d->nents, d->flags);
   dirplus_counters.entries += d->nents;
   return d->nents;
 }

@@ -152,6 +152,17 @@ dirplus_setup (enum dirplus_backend want)
   return setup_backend;
 }
 
+/** The first invalid environment variable of the library, or NULL.  */
+const char *
+dirplus_env_invalid (void)
+{
+  if (!dirplus_fs_env_valid ())
+    return "LSPLUS_REMOTE";
+  if (!dirplus_pool_env_valid ())
+    return "LSPLUS_REMOTE_THREADS";
+  return NULL;
+}
+
 /** Move FD above the standard streams (the library's long-lived fds must
     not become stdout when it is closed: ls would then write into them).
     Returns the new fd, or -1 with errno (FD closed either way).  */
@@ -307,6 +318,7 @@ dirplus_fdopen (int fd, unsigned int statx_mask, unsigned int flags)
   d->mask = statx_mask;
   d->flags = flags;
   d->backend = backend;
+  d->fs_kind = -1;
   d->bufsize = DIRPLUS_BUFSIZE;
   d->buf = malloc (d->bufsize);
   if (!d->buf)

@@ -90,6 +90,11 @@ struct dirplus_dir;
    dirplus_open calls it with DIRPLUS_AUTO if nobody did.  */
 int dirplus_setup (enum dirplus_backend want);
 
+/* The name of the first of the library's environment variables
+   (LSPLUS_REMOTE, LSPLUS_REMOTE_THREADS) whose value is invalid, or NULL
+   when all are valid.  */
+const char *dirplus_env_invalid (void);
+
 /* The name of a backend ("auto", "getdentsplus", "uring", "sync").  */
 const char *dirplus_backend_name (enum dirplus_backend b);
 

@@ -771,6 +771,10 @@ setup_backend (void)
         error (LS_FAILURE, 0, "invalid value of LSPLUS_BACKEND: %s "
                "(valid: auto, getdentsplus, uring, sync)", quote (want));
     }
+  char const *bad = dirplus_env_invalid ();
+  if (bad)
+    error (LS_FAILURE, 0, "invalid value of %s: %s", bad,
+           quote (getenv (bad)));
   int got = dirplus_setup (b);
   if (got < 0)
     error (LS_FAILURE, errno, "directory backend %s is not available",
