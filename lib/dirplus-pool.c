@@ -14,11 +14,13 @@
    no listxattr.  Blocking calls on our own threads keep as many in
    flight as there are threads.
 
-   One job at a time (the caller waits for it): a job is open while the
-   caller works on it; workers join only an open job, announce themselves
-   in BUSY under the lock, and the caller closes the job and waits for
-   BUSY to drop to zero, so no worker ever touches a finished job's
-   entries.  Each index is taken by exactly one thread (atomic NEXT).
+   Several jobs may run at once (the caller's and those of directories
+   read ahead, see dirplus-ahead.c).  A job is open while its caller
+   works on it; workers join an open job under the lock and are counted
+   in its BUSY; the caller closes the job, then waits for BUSY to drop to
+   zero, so no worker ever touches a finished job's entries.  Each index
+   is taken by exactly one thread (the job's atomic NEXT), and a caller
+   never waits for a worker to start: it drains its own job too.
    Workers block every signal: ls's handlers run in the main thread.  */
 
 #include <config.h>
@@ -33,66 +35,78 @@
 
 enum { POOL_DEFAULT = 64, POOL_MAX = 256 };
 
+/* One call of dirplus_pool_run.  */
+struct job
+{
+  dirplus_pool_fn fn;
+  void *arg;
+  size_t n, next;		/* size, first index not taken (atomic) */
+  int busy;			/* workers inside */
+  pthread_cond_t idle;		/* BUSY dropped to 0 */
+  struct job *link;		/* the list of open jobs */
+};
+
 static struct
 {
   pthread_mutex_t lock;
   pthread_cond_t work;		/* a job was opened */
-  pthread_cond_t idle;		/* BUSY dropped to 0 */
-  unsigned long gen;		/* number of the latest job */
-  bool open;			/* the job GEN still takes workers */
-  int busy;			/* workers inside the job */
+  struct job *open;		/* open jobs, newest first */
   int nthreads;			/* workers started */
+  int waiting;			/* workers waiting for a job */
   int max;			/* LSPLUS_REMOTE_THREADS, 0 until read */
-  size_t n, next;		/* the job's size, first index not taken */
-  dirplus_pool_fn fn;
-  void *arg;
 } pool =
 {
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .work = PTHREAD_COND_INITIALIZER,
-  .idle = PTHREAD_COND_INITIALIZER,
 };
 
-/** Run indices of the current job until none is left (FN, ARG, N are the
-    job's, read under the lock by the caller of this function).  */
+/** Run indices of job J until none is left.  */
 static void
-drain (dirplus_pool_fn fn, void *arg, size_t n)
+drain (struct job *j)
 {
   for (;;)
     {
-      size_t i = __atomic_fetch_add (&pool.next, 1, __ATOMIC_RELAXED);
-      if (n <= i)
+      size_t i = __atomic_fetch_add (&j->next, 1, __ATOMIC_RELAXED);
+      if (j->n <= i)
         return;
-      fn (arg, i);
+      j->fn (j->arg, i);
     }
 }
 
-/** A worker: join every open job, work until it is drained.  */
+/** An open job with indices left, or NULL (LOCK held).  */
+static struct job *
+find_work (void)
+{
+  for (struct job *j = pool.open; j; j = j->link)
+    if (__atomic_load_n (&j->next, __ATOMIC_RELAXED) < j->n)
+      return j;
+  return NULL;
+}
+
+/** A worker: join open jobs, work until they are drained.  */
 static void *
 worker_main (void *unused)
 {
   (void) unused;
   pthread_mutex_lock (&pool.lock);
-  unsigned long seen = 0;
   for (;;)
     {
-      while (pool.gen == seen || !pool.open)
+      struct job *j = find_work ();
+      if (!j)
         {
-          seen = pool.gen;
+          pool.waiting++;
           pthread_cond_wait (&pool.work, &pool.lock);
+          pool.waiting--;
+          continue;
         }
-      seen = pool.gen;
-      dirplus_pool_fn fn = pool.fn;
-      void *arg = pool.arg;
-      size_t n = pool.n;
-      pool.busy++;
+      j->busy++;
       pthread_mutex_unlock (&pool.lock);
 
-      drain (fn, arg, n);
+      drain (j);
 
       pthread_mutex_lock (&pool.lock);
-      if (--pool.busy == 0)
-        pthread_cond_signal (&pool.idle);
+      if (--j->busy == 0)
+        pthread_cond_signal (&j->idle);
     }
   return NULL;
 }
@@ -127,7 +141,7 @@ dirplus_pool_env_valid (void)
 }
 
 /** Start workers until there are WANT (LOCK held); stop quietly at the
-    first failure (the caller does the work itself then).  */
+    first failure (the callers do the work themselves then).  */
 static void
 grow (int want)
 {
@@ -161,27 +175,34 @@ dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg)
 {
   if (n == 0)
     return;
+  struct job j = { .fn = fn, .arg = arg, .n = n };
+  if (n == 1)
+    {
+      fn (arg, 0);
+      return;
+    }
+  pthread_cond_init (&j.idle, NULL);
   pthread_mutex_lock (&pool.lock);
-  /* One worker per entry beyond the caller's own.  */
+  /* One worker per entry beyond the caller's own, up to the maximum.  */
   size_t want = n - 1;
   if ((size_t) pool_max () < want)
     want = pool_max ();
   grow (want);
-  pool.fn = fn;
-  pool.arg = arg;
-  pool.n = n;
-  __atomic_store_n (&pool.next, 0, __ATOMIC_RELAXED);
-  pool.gen++;
-  pool.open = true;
-  if (0 < want)
+  j.link = pool.open;
+  pool.open = &j;
+  if (pool.waiting)
     pthread_cond_broadcast (&pool.work);
   pthread_mutex_unlock (&pool.lock);
 
-  drain (fn, arg, n);
+  drain (&j);
 
   pthread_mutex_lock (&pool.lock);
-  pool.open = false;
-  while (pool.busy)
-    pthread_cond_wait (&pool.idle, &pool.lock);
+  struct job **p = &pool.open;
+  while (*p != &j)
+    p = &(*p)->link;
+  *p = j.link;
+  while (j.busy)
+    pthread_cond_wait (&j.idle, &pool.lock);
   pthread_mutex_unlock (&pool.lock);
+  pthread_cond_destroy (&j.idle);
 }
