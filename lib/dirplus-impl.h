@@ -39,6 +39,9 @@ struct dirplus_dir
   char *scratch;		/* backend's per-batch memory */
   size_t scratch_size;
   int fs_kind;			/* enum dirplus_fs_kind, -1 not known yet */
+  bool read_ahead;		/* batches come from dirplus-ahead.c */
+  struct ahead_batch *ahead;	/* batches read ahead, not yet returned */
+  struct ahead_batch *ahead_cur; /* the batch returned last */
 };
 
 /* A backend: how a batch is produced.  READ fills D->ents (D->nents) with
@@ -47,6 +50,26 @@ struct dirplus_ops
 {
   ssize_t (*read) (struct dirplus_dir *d);
 };
+
+/* Read the next batch of D with its backend (D->ents, D->nents).  */
+ssize_t dirplus_backend_read (struct dirplus_dir *d);
+
+/* Directories read ahead (dirplus-ahead.c).  */
+struct ahead_batch;
+/* Take NAME under PARENTFD if it was read ahead with MASK and FLAGS:
+   *FOUND says so; then *FD is its fd (or -1 and *OPEN_ERRNO why) and the
+   batches are returned.  */
+struct ahead_batch *dirplus_ahead_take (int parentfd, const char *name,
+                                        unsigned int mask,
+                                        unsigned int flags, int *fd,
+                                        int *open_errno, bool *found);
+/* The next batch of D read ahead, like dirplus_read.  */
+ssize_t dirplus_ahead_read (struct dirplus_dir *d,
+                            struct dirplus_entry **entries);
+/* Free a list of batches.  */
+void dirplus_ahead_free_batches (struct ahead_batch *b);
+/* Forget the hints made under directory fd FD (about to be closed).  */
+void dirplus_ahead_drop (int fd);
 
 /* Move FD above 0..2 (a long-lived fd must not take a closed stdout's
    number): the new fd, or -1 with errno.  */

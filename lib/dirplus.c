@@ -247,7 +247,8 @@ dirplus_getdents_batch (struct dirplus_dir *d)
   while (!d->eof && d->nents == 0)
     {
       long n = syscall (SYS_getdents64, d->fd, d->buf, d->bufsize);
-      dirplus_counters.batch_calls++;
+      __atomic_fetch_add (&dirplus_counters.batch_calls, 1,
+                          __ATOMIC_RELAXED);
       if (n < 0)
         return -1;
       if (n == 0)
@@ -274,7 +275,7 @@ dirplus_getdents_batch (struct dirplus_dir *d)
           e->d_type = de->d_type;
         }
     }
-  dirplus_counters.entries += d->nents;
+  __atomic_fetch_add (&dirplus_counters.entries, d->nents, __ATOMIC_RELAXED);
   return d->nents;
 }
 
@@ -288,7 +289,33 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
     oflags |= O_NOFOLLOW;
   if (dirplus_setup (DIRPLUS_AUTO) < 0)
     return NULL;
-  int fd = openat (parentfd, name, oflags);
+
+  /* Read ahead already (a remote filesystem under ls -R)?  */
+  bool found;
+  int fd, open_errno;
+  struct ahead_batch *b = dirplus_ahead_take (parentfd, name, statx_mask,
+                                              flags, &fd, &open_errno,
+                                              &found);
+  if (found)
+    {
+      if (fd < 0)
+        {
+          dirplus_ahead_free_batches (b);
+          errno = open_errno;
+          return NULL;
+        }
+      struct dirplus_dir *d = dirplus_fdopen (fd, statx_mask, flags);
+      if (!d)
+        {
+          dirplus_ahead_free_batches (b);
+          return NULL;
+        }
+      d->read_ahead = true;
+      d->ahead = b;
+      return d;
+    }
+
+  fd = openat (parentfd, name, oflags);
 #if USE_URING
   if (fd < 0 && (errno == EMFILE || errno == ENFILE)
       && setup_backend == DIRPLUS_URING)
@@ -323,7 +350,7 @@ dirplus_fdopen (int fd, unsigned int statx_mask, unsigned int flags)
   d->buf = malloc (d->bufsize);
   if (!d->buf)
     goto fail;
-  dirplus_counters.dirs++;
+  __atomic_fetch_add (&dirplus_counters.dirs, 1, __ATOMIC_RELAXED);
   return d;
 
  fail:
@@ -336,6 +363,21 @@ dirplus_fdopen (int fd, unsigned int statx_mask, unsigned int flags)
     errno = err;
     return NULL;
   }
+}
+
+/** Read the next batch of D with its backend.  */
+ssize_t
+dirplus_backend_read (struct dirplus_dir *d)
+{
+  return backend_ops (d->backend)->read (d);
+}
+
+/** Tell the library the device of D (see dirplus.h).  */
+void
+dirplus_set_dev (struct dirplus_dir *d, dev_t dev)
+{
+  if (d->fs_kind < 0)
+    d->fs_kind = dirplus_fs_kind (dev);
 }
 
 /** The file descriptor of D.  */
@@ -363,11 +405,20 @@ dirplus_read (struct dirplus_dir *d, struct dirplus_entry **entries)
       *entries = NULL;
       return 0;
     }
-  ssize_t n = backend_ops (d->backend)->read (d);
-  *entries = d->ents;
+  ssize_t n;
+  if (d->read_ahead)
+    n = dirplus_ahead_read (d, entries);
+  else
+    {
+      n = backend_ops (d->backend)->read (d);
+      *entries = d->ents;
+    }
   if (n == 0 && d->eof)
     {
       /* Done: only the fd stays (ls keeps it to open subdirectories).  */
+      dirplus_ahead_free_batches (d->ahead);
+      free (d->ahead_cur);
+      d->ahead = d->ahead_cur = NULL;
       free (d->buf);
       free (d->ents);
       free (d->scratch);
@@ -384,6 +435,11 @@ dirplus_close (struct dirplus_dir *d)
 {
   if (!d)
     return 0;
+  /* Directories read ahead under this one are not wanted any more (and
+     its fd number may soon name another directory).  */
+  dirplus_ahead_drop (d->fd);
+  dirplus_ahead_free_batches (d->ahead);
+  free (d->ahead_cur);
 #if USE_URING
   int r = (d->backend == DIRPLUS_URING ? dirplus_uring_close (d->fd)
            : close (d->fd));

@@ -136,6 +136,20 @@ void dirplus_set_filter (struct dirplus_dir *d, dirplus_filter_fn filter,
    0 at end of directory.  Returns -1 with errno on a read error.  */
 ssize_t dirplus_read (struct dirplus_dir *d, struct dirplus_entry **entries);
 
+/* Tell the library the device D is on (ls learns it from its fstat of
+   the directory for -R's cycle check): it decides how D's
+   subdirectories are read without a system call of its own.  */
+void dirplus_set_dev (struct dirplus_dir *d, dev_t dev);
+
+/* Hint that NAMES[0..N-1], subdirectories of D, will be opened next with
+   dirplus_open (D's fd, NAME, the same mask and flags), in this order,
+   and read to the end with D's filter.  On a remote filesystem they are
+   opened and read ahead in the background (dirplus-ahead.c), so that
+   their round trips overlap; dirplus_open then returns what was read,
+   exactly as it would have read it.  Elsewhere this does nothing.
+   Hints under D are forgotten when D is closed.  */
+void dirplus_ahead (struct dirplus_dir *d, char *const *names, size_t n);
+
 /* Close the directory and free its memory.  Returns -1 with errno if
    close(2) failed.  (The uring backend closes through the ring, with the
    next submission: no syscall of its own, and it reports 0.)  */

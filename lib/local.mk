@@ -6,6 +6,7 @@ include lib/gnulib.mk
 noinst_LIBRARIES += lib/libdirplus.a
 lib_libdirplus_a_SOURCES = \
 	lib/dirplus.c lib/dirplus.h lib/dirplus-impl.h \
+	lib/dirplus-ahead.c \
 	lib/dirplus-fs.c \
 	lib/dirplus-gdp.c \
 	lib/dirplus-pool.c \
