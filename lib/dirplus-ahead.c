@@ -288,9 +288,9 @@ ahead_grow (void)
 void
 dirplus_ahead (struct dirplus_dir *parent, char *const *names, size_t n)
 {
-  if (n == 0 || parent->fs_kind <= DIRPLUS_FS_LOCAL
-      || (parent->backend != DIRPLUS_SYNC
-          && parent->backend != DIRPLUS_GETDENTSPLUS))
+  /* (The uring backend reads remote directories the sync way: its ring
+     is never used from these threads.)  */
+  if (n == 0 || parent->fs_kind <= DIRPLUS_FS_LOCAL)
     return;
   pthread_mutex_lock (&ah.lock);
   if (!ahead_enabled ())
