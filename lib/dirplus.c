@@ -576,18 +576,17 @@ dirplus_attrs_from_list (struct dirplus_entry *e, unsigned int bits,
                          const char *list, size_t len)
 {
   unsigned int found = 0;
-  bool nfs4 = false;
   for (const char *p = list, *end = list + len; p < end;
        p += strlen (p) + 1)
     {
+      /* GNU 9.1 marks POSIX ACLs only: an NFSv4 ACL (system.nfs4_acl)
+         never gives a '+'.  */
       if (strncmp (p, "system.", 7) == 0)
         {
           if (strcmp (p + 7, "posix_acl_access") == 0)
             found |= DIRPLUS_ATTR_ACL_ACCESS;
           else if (strcmp (p + 7, "posix_acl_default") == 0)
             found |= DIRPLUS_ATTR_ACL_DEFAULT;
-          else if (strcmp (p + 7, "nfs4_acl") == 0)
-            nfs4 = true;
         }
       else if (strncmp (p, "security.", 9) == 0)
         {
@@ -598,9 +597,6 @@ dirplus_attrs_from_list (struct dirplus_entry *e, unsigned int bits,
         }
     }
   e->attr |= found & bits;
-  /* Whether an NFSv4 ACL is trivial depends on its value.  */
-  if (nfs4 && !(found & DIRPLUS_ATTR_ACL))
-    e->attr_unknown |= bits & DIRPLUS_ATTR_ACL_ACCESS;
 }
 
 /** Record a failed attribute query (errno ERR) for E's BITS.  */
@@ -709,4 +705,28 @@ dirplus_getxattr (int dirfd, const char *name, const char *xname,
     return -1;
   return (follow ? getxattr (path, xname, buf, size)
           : lgetxattr (path, xname, buf, size));
+}
+
+/** Whether NAME relative to DIRFD (mode MODE) has an ACL, decided like
+    GNU ls 9.1's file_has_acl (see dirplus.h).  */
+int
+dirplus_file_has_acl (int dirfd, const char *name, mode_t mode)
+{
+  if (S_ISLNK (mode))
+    return 0;
+  ssize_t n = dirplus_getxattr (dirfd, name, "system.posix_acl_access",
+                                NULL, 0, DIRPLUS_FOLLOW);
+  if (0 < n)
+    return 1;
+  if ((n == 0 || errno == ENODATA) && S_ISDIR (mode))
+    {
+      n = dirplus_getxattr (dirfd, name, "system.posix_acl_default", NULL, 0,
+                            DIRPLUS_FOLLOW);
+      if (0 < n)
+        return 1;
+    }
+  if (n < 0 && errno != ENODATA && !dirplus_errno_unsupported (errno)
+      && errno != EINVAL)
+    return -1;
+  return 0;
 }

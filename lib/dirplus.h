@@ -14,9 +14,16 @@
    that is not followed (GNU never asks), the access ACL counts when its
    xattr exists, the default ACL only on directories.  A filesystem that
    answers "xattrs unsupported" once is never asked again (per st_dev):
-   its entries get the bits as known-absent.  Where the list alone cannot
-   decide (an NFSv4 ACL, whose triviality needs its value), the bit is set
-   in attr_unknown and the caller may fall back to file_has_acl.  */
+   its entries get the bits as known-absent.  What cannot be decided (a
+   failed probe: EACCES, EIO, ...) is set in attr_unknown with its errno
+   in attr_errno, and the caller may ask again (dirplus_file_has_acl).
+   An NFSv4 ACL never sets a bit: GNU ls 9.1 does not look at it.
+
+   How the bits are found depends on the filesystem (dirplus-fs.c): one
+   listxattr per entry on a local disk and FUSE, GNU 9.1's own getxattr
+   probes on a network filesystem; on remote filesystems the per-entry
+   calls run in a pool of threads (dirplus-pool.c) and ls -R reads
+   subdirectories ahead (dirplus-ahead.c).  */
 
 #ifndef DIRPLUS_H
 #define DIRPLUS_H
@@ -169,6 +176,14 @@ int dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
    (security contexts).  Uses getxattrat(2) where the kernel has it.  */
 ssize_t dirplus_getxattr (int dirfd, const char *name, const char *xname,
                           void *buf, size_t size, unsigned int flags);
+
+/* Whether file NAME relative to DIRFD, of mode MODE, has an ACL, decided
+   exactly as GNU ls 9.1 decides it (gnulib's file_has_acl of 2022): the
+   POSIX access ACL exists with a nonzero size, or, for a directory, the
+   default ACL does; never for a symlink; an NFSv4 ACL does not count.
+   Returns 1, 0 (also when ACLs are unsupported: errno says so), or -1
+   with errno.  */
+int dirplus_file_has_acl (int dirfd, const char *name, mode_t mode);
 
 /* Counters for tests and benchmarks.  */
 struct dirplus_stats

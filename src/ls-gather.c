@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "ls.h"
-#include "acl.h"
 #include "canonicalize.h"
 #include "dirplus.h"
 #include "error.h"
@@ -372,7 +371,9 @@ set_attrs (struct fileinfo *f, struct dirplus_entry const *e, int dirfd,
                                | DIRPLUS_ATTR_ACL_DEFAULT)) != 0;
       else if (!S_ISLNK (f->stat.st_mode))
         {
-          int n = file_has_acl (full_name, &f->stat);
+          /* GNU 9.1's rule (not the newer gnulib's, which also reads
+             NFSv4 ACLs).  */
+          int n = dirplus_file_has_acl (dirfd, name, f->stat.st_mode);
           if (n < 0)
             {
               err = true;

@@ -319,6 +319,16 @@ check_entry (const char *dirpath, int dirfd, const struct dirplus_entry *e,
       || x->stx_blksize != (uint32_t) st.st_blksize)
     fail ("%s: %s: statx fields differ from fstatat", backend, path);
 
+  /* GNU 9.1's file_has_acl, as the library decides it for ls.  */
+  unsigned int acl_bits = (expected_attrs (path, st.st_mode, follow)
+                           & DIRPLUS_ATTR_ACL);
+  uint64_t calls = dirplus_counters.xattr_calls;	/* not the backend's */
+  int has = dirplus_file_has_acl (dirfd, e->name, st.st_mode);
+  dirplus_counters.xattr_calls = calls;
+  if (has != (acl_bits != 0))
+    fail ("%s: %s: dirplus_file_has_acl %d, expected %d", backend, path, has,
+          acl_bits != 0);
+
   unsigned int want_bits = wanted & expected_attrs (path, st.st_mode, follow);
   /* GNU's probes (a network filesystem) stop at the access ACL.  */
   if (probe_mode && (want_bits & DIRPLUS_ATTR_ACL_ACCESS))
