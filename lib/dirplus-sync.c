@@ -78,7 +78,15 @@ list_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
   int err = errno;
   int r = 0;
   if (0 <= n)
-    dirplus_attrs_from_list (e, bits, list, n);
+    {
+      dirplus_attrs_from_list (e, bits, list, n);
+      /* An empty label is no label (GNU, through libselinux): its size
+         tells, one more call for a labelled file only.  */
+      if ((e->attr & DIRPLUS_ATTR_LABEL)
+          && dirplus_getxattr (dirfd, e->name, "security.selinux", NULL, 0,
+                               follow ? DIRPLUS_FOLLOW : 0) == 0)
+        e->attr &= ~DIRPLUS_ATTR_LABEL;
+    }
   else if (dirplus_errno_unsupported (err))
     r = -1;
   else

@@ -47,7 +47,8 @@ static const struct
 {
   { "system.posix_acl_access", DIRPLUS_ATTR_ACL_ACCESS, true },
   { "system.posix_acl_default", DIRPLUS_ATTR_ACL_DEFAULT, true },
-  { "security.selinux", DIRPLUS_ATTR_LABEL, false },
+  /* An empty label is no label (GNU, through libselinux).  */
+  { "security.selinux", DIRPLUS_ATTR_LABEL, true },
   { "security.capability", DIRPLUS_ATTR_CAP, false },
 };
 

@@ -319,6 +319,13 @@ get_context (int dirfd, char const *name, bool follow)
                                 sizeof buf - 1, follow ? DIRPLUS_FOLLOW : 0);
   if (n < 0)
     return NULL;
+  /* An empty value reads as "unsupported" (libselinux's getfilecon, which
+     GNU uses): '?' for -Z, no '.'.  */
+  if (n == 0)
+    {
+      errno = ENOTSUP;
+      return NULL;
+    }
   while (0 < n && buf[n - 1] == '\0')
     n--;
   buf[n] = '\0';
