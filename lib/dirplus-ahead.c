@@ -67,6 +67,8 @@ struct ahead
   bool dropped;			/* nobody will take it: free when done */
   int fd;			/* the open directory, or -1 */
   int open_errno;
+  struct stat st;		/* fstat of FD, taken before reading it */
+  int st_errno;
   bool incomplete;		/* out of memory: not usable */
   struct ahead_batch *batches, **tail;
 };
@@ -162,6 +164,11 @@ read_ahead (struct ahead *a)
     oflags |= O_NOFOLLOW;
   int fd = dirplus_fd_above_stdio (openat (a->parentfd, a->name, oflags));
   int err = errno;
+  /* ls -R's cycle check, made here in GNU's order (open, fstat, read):
+     on NFSv4 reading a directory invalidates its cached atime, and an
+     fstat after that would cost a GETATTR that GNU does not make.  */
+  if (0 <= fd)
+    a->st_errno = fstat (fd, &a->st) == 0 ? 0 : errno;
 
   pthread_mutex_lock (&ah.lock);
   a->fd = fd;
@@ -342,13 +349,13 @@ dirplus_ahead (struct dirplus_dir *parent, char *const *names, size_t n)
 }
 
 /** Take the directory NAME under PARENTFD if it was read ahead with MASK
-    and FLAGS: store its fd (or -1 and its open errno in *OPEN_ERRNO) in
-    *FD and return its batches (NULL for none: open it the usual way).
-    Waits for a read in progress.  */
+    and FLAGS: set *FOUND, store its fd (or -1 and its open errno in
+    *OPEN_ERRNO) in *FD, its fstat in *ST (or *ST_ERRNO), and return its
+    batches.  Waits for a read in progress.  */
 struct ahead_batch *
 dirplus_ahead_take (int parentfd, const char *name, unsigned int mask,
                     unsigned int flags, int *fd, int *open_errno,
-                    bool *found)
+                    struct stat *st, int *st_errno, bool *found)
 {
   *found = false;
   if (__atomic_load_n (&ah.head, __ATOMIC_RELAXED) == NULL)
@@ -388,6 +395,8 @@ dirplus_ahead_take (int parentfd, const char *name, unsigned int mask,
   *found = true;
   *fd = a->fd;
   *open_errno = a->open_errno;
+  *st = a->st;
+  *st_errno = a->st_errno;
   b = a->batches;
   a->batches = NULL;
   a->fd = -1;

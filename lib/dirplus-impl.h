@@ -42,6 +42,9 @@ struct dirplus_dir
   bool read_ahead;		/* batches come from dirplus-ahead.c */
   struct ahead_batch *ahead;	/* batches read ahead, not yet returned */
   struct ahead_batch *ahead_cur; /* the batch returned last */
+  bool have_st;			/* ST / ST_ERRNO: the fstat read ahead */
+  int st_errno;
+  struct stat st;
 };
 
 /* A backend: how a batch is produced.  READ fills D->ents (D->nents) with
@@ -62,7 +65,8 @@ struct ahead_batch;
 struct ahead_batch *dirplus_ahead_take (int parentfd, const char *name,
                                         unsigned int mask,
                                         unsigned int flags, int *fd,
-                                        int *open_errno, bool *found);
+                                        int *open_errno, struct stat *st,
+                                        int *st_errno, bool *found);
 /* The next batch of D read ahead, like dirplus_read.  */
 ssize_t dirplus_ahead_read (struct dirplus_dir *d,
                             struct dirplus_entry **entries);

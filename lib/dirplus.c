@@ -292,10 +292,11 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
 
   /* Read ahead already (a remote filesystem under ls -R)?  */
   bool found;
-  int fd, open_errno;
+  int fd, open_errno, st_errno;
+  struct stat st;
   struct ahead_batch *b = dirplus_ahead_take (parentfd, name, statx_mask,
                                               flags, &fd, &open_errno,
-                                              &found);
+                                              &st, &st_errno, &found);
   if (found)
     {
       if (fd < 0)
@@ -312,6 +313,9 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
         }
       d->read_ahead = true;
       d->ahead = b;
+      d->have_st = true;
+      d->st = st;
+      d->st_errno = st_errno;
       return d;
     }
 
@@ -370,6 +374,24 @@ ssize_t
 dirplus_backend_read (struct dirplus_dir *d)
 {
   return backend_ops (d->backend)->read (d);
+}
+
+/** fstat of D's directory (see dirplus.h).  */
+int
+dirplus_fstat (struct dirplus_dir *d, struct stat *st)
+{
+  if (d->have_st)
+    {
+      d->have_st = false;
+      if (d->st_errno)
+        {
+          errno = d->st_errno;
+          return -1;
+        }
+      *st = d->st;
+      return 0;
+    }
+  return fstat (d->fd, st);
 }
 
 /** Tell the library the device of D (see dirplus.h).  */
@@ -465,9 +487,25 @@ dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
   e->namelen = strlen (name);
   flags &= ~DIRPLUS_NO_STAT;
 #if USE_URING
-  /* Through the ring when it is in use (the sync way if it fails).  */
-  if (setup_backend != DIRPLUS_URING
-      || dirplus_uring_stat (dirfd, e, statx_mask, flags) < 0)
+  /* Through the ring when it is in use (the sync way if it fails): the
+     statx first, then on a local filesystem the ring again with the
+     attribute probes, on a remote one the sync way (the ring would probe
+     a directory's two ACLs at once: on NFSv3 that is two GETACL round
+     trips where GNU makes one).  */
+  unsigned int want = DIRPLUS_WANT_ACL | DIRPLUS_WANT_LABEL | DIRPLUS_WANT_CAP;
+  if (setup_backend == DIRPLUS_URING
+      && dirplus_uring_stat (dirfd, e, statx_mask | STATX_TYPE,
+                             flags & ~want) == 0)
+    {
+      unsigned int bits = dirplus_attrs_needed (e, flags);
+      if (!bits)
+        ;
+      else if (dirplus_fs_kind (dirplus_entry_dev (e)) == DIRPLUS_FS_LOCAL)
+        dirplus_uring_stat (dirfd, e, statx_mask, flags);
+      else
+        dirplus_sync_attrs (dirfd, e, bits, flags & DIRPLUS_FOLLOW);
+    }
+  else
 #endif
     dirplus_sync_entry (dirfd, e, statx_mask, flags);
   if (e->stat_errno)

@@ -143,6 +143,11 @@ void dirplus_set_filter (struct dirplus_dir *d, dirplus_filter_fn filter,
    0 at end of directory.  Returns -1 with errno on a read error.  */
 ssize_t dirplus_read (struct dirplus_dir *d, struct dirplus_entry **entries);
 
+/* fstat(2) of D's directory, taken right after it was opened when it
+   was read ahead (in GNU ls's order: open, fstat, read; on NFSv4 an
+   fstat after reading costs a GETATTR), else now.  0 or -1 with errno.  */
+int dirplus_fstat (struct dirplus_dir *d, struct stat *st);
+
 /* Tell the library the device D is on (ls learns it from its fstat of
    the directory for -R's cycle check): it decides how D's
    subdirectories are read without a system call of its own.  */

@@ -211,7 +211,7 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
   if (recursive)
     {
       struct stat st;
-      if (fstat (fd, &st) != 0)
+      if (dirplus_fstat (d, &st) != 0)
         {
           file_failure (command_line_arg,
                         "cannot determine device and inode of %s", path);
