@@ -58,7 +58,7 @@ def free_port():
         s.close()
 
 
-def _mounted(path):
+def mounted(path):
     """True if PATH is a JuiceFS mount point (per /proc/self/mountinfo)."""
     want = os.path.realpath(path)
     with open("/proc/self/mountinfo") as f:
@@ -150,10 +150,13 @@ class JuiceFS:
             cmd += ["--attr-cache", c, "--entry-cache", c,
                     "--dir-entry-cache", c]
         cmd += [self.meta_url(), self.mnt]
+        # A process group of its own: 'juicefs mount' is a supervisor that
+        # runs the FUSE server as its child; a kill must reach both.
         with self._log("mount.log") as log:
             self.daemon = subprocess.Popen(cmd, stdout=log,
                                            stderr=subprocess.STDOUT,
-                                           stdin=subprocess.DEVNULL)
+                                           stdin=subprocess.DEVNULL,
+                                           start_new_session=True)
         self.mounts += 1
 
         def up():
@@ -161,24 +164,39 @@ class JuiceFS:
                 raise RuntimeError("juicefs mount exited with %s; see %s"
                                    % (self.daemon.returncode, os.path.join(
                                        self.dir, "mount.log")))
-            return _mounted(self.mnt) and self._metrics_up()
+            # The supervisor's own check of the new mount (it reads
+            # .config there) is over once it logs "is ready at".
+            with open(os.path.join(self.dir, "mount.log"), "rb") as f:
+                ready = f.read().count(b" is ready at ")
+            return (ready >= self.mounts and mounted(self.mnt) and
+                    self._metrics_up())
         self._wait(up, 60, "juicefs mount did not come up")
 
     def umount(self):
         """Unmount and wait for the daemon to exit (kill it if it lingers)."""
         if self.daemon is None:
             return
-        if _mounted(self.mnt):
+        if mounted(self.mnt):
             r = subprocess.run(["umount", self.mnt], stderr=subprocess.PIPE)
-            if r.returncode != 0 and _mounted(self.mnt):
+            if r.returncode != 0 and mounted(self.mnt):
                 subprocess.run(["umount", "-l", self.mnt],
                                stderr=subprocess.DEVNULL)
         try:
             self.daemon.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            self.daemon.kill()
+            os.killpg(self.daemon.pid, signal.SIGKILL)
             self.daemon.wait()
         self.daemon = None
+
+    def server_pid(self):
+        """The FUSE server: the supervisor's child (else the supervisor)."""
+        pid = self.daemon.pid
+        try:
+            with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+                kids = f.read().split()
+        except OSError:
+            kids = []
+        return int(kids[0]) if kids else pid
 
     def remount(self, cache=None):
         """A fresh mount: nothing cached in the kernel, counters at 0."""
@@ -202,7 +220,7 @@ class JuiceFS:
     def cleanup(self):
         """stop(), then remove WORKDIR's contents made by us."""
         self.stop()
-        if not _mounted(self.mnt):
+        if not mounted(self.mnt):
             shutil.rmtree(self.dir, ignore_errors=True)
 
     # -- counters -----------------------------------------------------
