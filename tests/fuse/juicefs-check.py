@@ -247,6 +247,12 @@ def main():
     except fixture.Skip as e:
         print("juicefs-check: cannot build the fixture: %s" % e.args[0])
         ok = False
+    except juicefs.Unavailable as e:
+        print("SKIP:", e.args[0])
+        return 77
+    except (RuntimeError, OSError, subprocess.SubprocessError) as e:
+        print("juicefs-check: FAIL: %s" % e)
+        ok = False
     finally:
         fs.stop()
         print("juicefs-check: %d mounts, %.1fs" % (fs.mounts,
