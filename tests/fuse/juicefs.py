@@ -164,12 +164,14 @@ class JuiceFS:
                 raise RuntimeError("juicefs mount exited with %s; see %s"
                                    % (self.daemon.returncode, os.path.join(
                                        self.dir, "mount.log")))
-            # The supervisor's own check of the new mount (it reads
-            # .config there) is over once it logs "is ready at".
+            # The supervisor checks the new mount ("is ready at"), then its
+            # watchdog reads .config there once, ~5 s later ("watching"):
+            # FUSE requests of its own, over before any we count.
             with open(os.path.join(self.dir, "mount.log"), "rb") as f:
-                ready = f.read().count(b" is ready at ")
-            return (ready >= self.mounts and mounted(self.mnt) and
-                    self._metrics_up())
+                log = f.read()
+            return (log.count(b" is ready at ") >= self.mounts and
+                    log.count(b" watching ") >= self.mounts and
+                    mounted(self.mnt) and self._metrics_up())
         self._wait(up, 60, "juicefs mount did not come up")
 
     def umount(self):
@@ -191,11 +193,13 @@ class JuiceFS:
     def server_pid(self):
         """The FUSE server: the supervisor's child (else the supervisor)."""
         pid = self.daemon.pid
-        try:
-            with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-                kids = f.read().split()
+        kids = []
+        try:                          # any of its threads may have forked
+            for tid in os.listdir("/proc/%d/task" % pid):
+                with open("/proc/%d/task/%s/children" % (pid, tid)) as f:
+                    kids += f.read().split()
         except OSError:
-            kids = []
+            pass
         return int(kids[0]) if kids else pid
 
     def remount(self, cache=None):
