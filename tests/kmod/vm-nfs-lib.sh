@@ -3,14 +3,15 @@
 # busybox sh, so real binaries are called by full path).
 #
 #   nfs_mnt VER              the mount point of NFS version VER (3 or 4.2)
-#   nfs_mount VER            mount 127.0.0.1:/mnt/ext4 there (retries while
+#   nfs_mount VER [OPTS]     mount 127.0.0.1:/mnt/ext4 there (retries while
 #                            the server comes up); nfs_umount VER
-#   nfs_cold VER             umount, drop every cache, mount again: the
+#   nfs_cold VER [OPTS]      umount, drop every cache, mount again: the
 #                            next ls starts cold
 #   nfs_snap VER FILE        the mount's counters from /proc/self/mountstats
 #   nfs_delta BEFORE AFTER   what changed, one "key value" per line
 #   nfs_now                  seconds since boot, 1/100 s resolution
 #
+# Functions' own variables start with _n (busybox sh has no "local").
 # Counters (nfs_snap): "sends N" (every RPC the transport sent, NFSACL's
 # GETACL included), "req_u N" (the sum, over sends, of the requests then
 # outstanding: req_u / sends is the average number in flight as each
@@ -29,13 +30,14 @@ nfs_mnt() {
 	esac
 }
 
-nfs_mount() { # VER
-	m=$(nfs_mnt "$1")
-	mkdir -p "$m"
-	i=0
-	while ! /usr/sbin/mount.nfs 127.0.0.1:$NFS_EXPORT "$m" -o "vers=$1" 2>/tmp/nfs-mount.err; do
-		i=$((i + 1))
-		if [ $i -ge 60 ]; then
+nfs_mount() { # VER [OPTS]
+	_nm=$(nfs_mnt "$1")
+	mkdir -p "$_nm"
+	_ni=0
+	while ! /usr/sbin/mount.nfs 127.0.0.1:$NFS_EXPORT "$_nm" -o "vers=$1${2:+,$2}" \
+		2>/tmp/nfs-mount.err; do
+		_ni=$((_ni + 1))
+		if [ $_ni -ge 60 ]; then
 			cat /tmp/nfs-mount.err
 			return 1
 		fi
@@ -47,11 +49,11 @@ nfs_umount() { # VER
 	umount "$(nfs_mnt "$1")"
 }
 
-nfs_cold() { # VER
+nfs_cold() { # VER [OPTS]
 	nfs_umount "$1" || return 1
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	nfs_mount "$1"
+	nfs_mount "$@"
 }
 
 nfs_snap() { # VER FILE
