@@ -47,6 +47,9 @@ EXTRA_DIST += \
 	tests/kmod/FINDINGS.md \
 	tools/vm-demo
 
+## bench/run-nfs (ls -lR over NFS in this rig's VM; a benchmark, not a test).
+EXTRA_DIST += bench/run-nfs bench/vm-nfs-bench.sh bench/nfs-table.py
+
 ## The rig's build products (module build, fixture, initramfs, disk image,
 ## serial log) live in tests/kmod/work of the build tree; the download
 ## cache is not a build product and stays.
