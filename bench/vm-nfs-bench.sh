@@ -75,17 +75,17 @@ for v in $variants; do
 	fi
 done
 
-run() { # DELAY VER VARIANT
-	m=$(nfs_mnt "$2")
+run() { # DELAY VER VARIANT (its own variables: b_*)
+	b_m=$(nfs_mnt "$2")
 	nfs_cold "$2" || { echo "bench: remount of NFSv$2 failed" >&2; return; }
 	nfs_snap "$2" /tmp/b.a
 	if [ "$3" = GNU ]; then
-		r=$(cd "$m" && $T /bin/ls -lR $root)
+		b_res=$(cd "$b_m" && $T /bin/ls -lR $root)
 	else
-		r=$(cd "$m" && LSPLUS_BACKEND=$3 $T $LS -lR $root)
+		b_res=$(cd "$b_m" && LSPLUS_BACKEND=$3 $T $LS -lR $root)
 	fi
 	nfs_snap "$2" /tmp/b.b
-	set -- "$@" $r
+	set -- "$@" $b_res
 	nfs_delta /tmp/b.a /tmp/b.b | awk -v pre="BENCH-NFS $1 $2 $3 $4 $6" '
 		$1 == "sends" { s = $2 } $1 == "req_u" { r = $2 }
 		$1 ~ /^ms:/ { ms += $2 }
