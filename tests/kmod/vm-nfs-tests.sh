@@ -236,8 +236,9 @@ gnudiff() { # BACKENDS WHAT
 	res=$(grep -E '^[0-9]+/[0-9]+ identical' /tmp/nfsdiff.out | tail -n 1)
 	grep -E '^\[.*identical$' /tmp/nfsdiff.out | sed 's/^/# /'
 	name="GNU differential suite ($scope) through NFSv3 and NFSv4.2, $what"
+	res=${res%% (*}
 	if [ $rc = 0 ]; then
-		ok "$name: ${res%% (*} ($dt s)"
+		ok "$name: $res ($dt s)"
 	else
 		notok "$name: ${res:-no result} ($dt s, exit status $rc)"
 		n=$(wc -l </tmp/nfsdiff.out)
