@@ -295,7 +295,6 @@ if want rpc; then
 fi
 if [ $fixture = 1 ]; then
 	gnudiff sync,uring,auto "backends sync, uring and auto, no module"
-	# Unmount before the fixture goes: nothing may hold it.
 	rm -rf $FX
 fi
 exit 0
