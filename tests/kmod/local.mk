@@ -11,7 +11,7 @@
 ## tests/kmod/nfs-vm.test boots the VM with the kernel NFS server and client
 ## (ext4 fixture exported, mounted NFSv3 and NFSv4.2): exact RPC counts per
 ## backend vs GNU ls, and a subset of the GNU differential suite through
-## both mounts for every backend (~6 min under TCG; issue 7).
+## both mounts for every backend (~7 min under TCG; issue 7).
 ## run-vm.test prints TAP into its .log and exits 0/1 (77 only when not root, not
 ## x86-64 or not Debian; 99 when tools/install-deps was not run).  Downloads
 ## (the kernel package) are cached in $(srcdir)/tests/kmod/cache, or
