@@ -222,6 +222,10 @@ fixture.build(sys.argv[1], parts=sys.argv[2].split())' $FX "$FX_PARTS" \
 gnudiff() { # BACKENDS WHAT
 	s=$(nfs_now)
 	for v in $VERS; do nfs_cold $v rsize=4096; done
+	echo "# READDIR reply size of the suite's mounts:" $(awk '
+		/^device / { m = $5 } /caps:/ && m ~ /^\/mnt\/nfs/ {
+			n = split($2, f, ","); for (i = 1; i <= n; i++)
+				if (f[i] ~ /^dtsize=/) printf "%s %s ", m, f[i] }' /proc/self/mountstats)
 	diff_patterns >/tmp/patterns
 	set -- "$1" "$2"
 	while read -r p; do set -- "$@" "$p"; done </tmp/patterns
