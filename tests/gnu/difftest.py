@@ -11,11 +11,20 @@ then "N/M identical".  Exit status: 0 all identical, 1 some differ,
 
   difftest.py [--ls PATH] [--gnu PATH] [-k PATTERN]... [--backends LIST]
               [-j JOBS] [--show N] [--list] [--keep] [--no-deep]
+              [--view OLD=NEW]... [--fixture DIR] [--no-shm] [--gnu-once]
 
 The ls under test: --ls, else $LSPLUS_LS, else ./src/ls (make check runs
 from the top build directory).  LSPLUS_BACKEND (or each of --backends)
 is passed to ours only.  The 10,000-level -R case is ours only: GNU ls
 cannot list it, we must (a deliberate improvement).
+
+Other filesystems (tests/kmod/nfs-vm.test): --view OLD=NEW runs the cases
+on the fixture as seen under another path -- the fixture root with its
+prefix OLD replaced by NEW, e.g. built on ext4 and listed through an NFS
+mount of it -- once per view and backend.  --fixture DIR reuses the
+fixture an earlier --keep run left in DIR (and keeps it), --no-shm builds
+no tmpfs copy (its @SHM@ cases are dropped), --gnu-once runs GNU ls once
+per view and case and compares every backend with that result.
 """
 
 import sys
@@ -345,6 +354,17 @@ def main():
                     help="print both outputs of every selected case")
     ap.add_argument("--summary", metavar="FILE",
                     help="also write the failing case ids to FILE")
+    ap.add_argument("--view", action="append", default=[],
+                    metavar="OLD=NEW",
+                    help="list the fixture under NEW (its root with the "
+                    "prefix OLD replaced), once per view")
+    ap.add_argument("--fixture", metavar="DIR",
+                    help="reuse the fixture a --keep run left in DIR")
+    ap.add_argument("--no-shm", action="store_true",
+                    help="no tmpfs copy of the fixture, no @SHM@ cases")
+    ap.add_argument("--gnu-once", action="store_true",
+                    help="run GNU ls once per view and case, not once "
+                    "per backend")
     a = ap.parse_args()
 
     cs = select_cases(casesmod.all_cases(), a.k)
@@ -369,22 +389,45 @@ def main():
     else:
         backends = [None]
 
-    tmp = tempfile.mkdtemp(prefix="lsplus-gnu.", dir=fixture_parent())
+    views = []
+    for v in a.view:
+        old, sep, new = v.partition("=")
+        if not sep or not old or not new:
+            ap.error("--view wants OLD=NEW, got %r" % v)
+        views.append((os.path.abspath(old), os.path.abspath(new)))
+    if a.fixture:
+        tmp = os.path.abspath(a.fixture)
+        a.keep = True
+    else:
+        tmp = tempfile.mkdtemp(prefix="lsplus-gnu.", dir=fixture_parent())
     try:
         os.chmod(tmp, 0o755)
         try:
-            root, _ = fixture.build(tmp)
+            if a.fixture:
+                fixture.check_env()
+                root = os.path.join(tmp, "fx")
+                if not os.path.isdir(root):
+                    print("difftest: no fixture in %s" % tmp, file=sys.stderr)
+                    return 1
+            else:
+                root, _ = fixture.build(tmp)
         except fixture.Skip as e:
             print("SKIP:", e.args[0])
             return 77
-        shmtmp = build_shm_fixture()
+        for old, new in views:
+            if root != old and not root.startswith(old + "/"):
+                ap.error("--view: fixture root %s is not under %s"
+                         % (root, old))
+        shmtmp = None if a.no_shm else build_shm_fixture()
         if shmtmp is None:
             cs = [c for c in cs if not any("@SHM@" in x for x in c.args)]
-            print("note: no writable tmpfs at /dev/shm: tmpfs cases skipped")
+            if not a.no_shm:
+                print("note: no writable tmpfs at /dev/shm: "
+                      "tmpfs cases skipped")
         # Private copies, reachable by the unprivileged cases, immune to
         # a rebuild during the run.
         bindir = os.path.join(tmp, "bin")
-        os.mkdir(bindir)
+        os.makedirs(bindir, exist_ok=True)
         os.chmod(bindir, 0o755)
         ours_copy = os.path.join(bindir, "ls-ours")
         shutil.copy2(ours, ours_copy)
@@ -392,7 +435,11 @@ def main():
         # Settle atimes (relatime) before comparing anything.
         subprocess.run([a.gnu, "-laRL"], cwd=root, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
-        return run_all(a, cs, root, ours_copy, backends, tmp)
+        roots = [(root, "")]
+        if views:
+            roots = [(new + root[len(old):], "[%s] " % new)
+                     for old, new in views]
+        return run_all(a, cs, roots, ours_copy, backends, tmp)
     finally:
         if SHM["root"]:
             fixture.remove(os.path.dirname(SHM["root"]))
@@ -402,25 +449,34 @@ def main():
             fixture.remove(tmp)
 
 
-def run_all(a, cs, root, ours, backends, tmp):
+def run_all(a, cs, roots, ours, backends, tmp):
+    """Every case for every (root, view tag) in ROOTS and every backend."""
     total = same = 0
     failures = []
     skipped = []
     per = []
     t0 = time.time()
+    usable = []
+    gnu_cache = {}               # (root, case id) -> Result, --gnu-once
     for be in backends:
-        extra = {} if be is None else {"LSPLUS_BACKEND": be}
         if be is not None:
             ok, why = backend_available(ours, be)
             if not ok:
                 print("backend %s unavailable: %s" % (be, why))
                 skipped.append(be)
                 continue
-        tag = "" if be is None else "[%s] " % be
+        usable.append(be)
+    for (root, vtag), be in [(r, be) for r in roots for be in usable]:
+        extra = {} if be is None else {"LSPLUS_BACKEND": be}
+        tag = vtag + ("" if be is None else "[%s] " % be)
         total0, same0 = total, same
 
         def one(c):
-            g = run_ls(a.gnu, c, root, {})
+            g = gnu_cache.get((root, c.id)) if a.gnu_once else None
+            if g is None:
+                g = run_ls(a.gnu, c, root, {})
+                if a.gnu_once:
+                    gnu_cache[root, c.id] = g
             o = run_ls(ours, c, root, extra)
             return c, g, o
 

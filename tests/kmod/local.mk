@@ -8,6 +8,10 @@
 ## tests/gnu/diff-getdentsplus.test cannot test on the host
 ## (tests/kmod/vm-gnudiff.sh; ~4 more minutes under TCG).
 ## tests/kmod/dkms.test installs the module with DKMS into private trees.
+## tests/kmod/nfs-vm.test boots the VM with the kernel NFS server and client
+## (ext4 fixture exported, mounted NFSv3 and NFSv4.2): exact RPC counts per
+## backend vs GNU ls, and a subset of the GNU differential suite through
+## both mounts for every backend (~7 min under TCG; issue 7).
 ## run-vm.test prints TAP into its .log and exits 0/1 (77 only when not root, not
 ## x86-64 or not Debian; 99 when tools/install-deps was not run).  Downloads
 ## (the kernel package) are cached in $(srcdir)/tests/kmod/cache, or
@@ -17,7 +21,7 @@
 ## rename the test to a .tap extension and set TAP_LOG_DRIVER with
 ## LSPLUS_VM_TAP=1 in its environment (a skip is then "1..0 # SKIP").
 
-TESTS += tests/kmod/run-vm.test tests/kmod/dkms.test
+TESTS += tests/kmod/run-vm.test tests/kmod/dkms.test tests/kmod/nfs-vm.test
 
 EXTRA_DIST += \
 	tests/kmod/run-vm.test \
@@ -35,8 +39,16 @@ EXTRA_DIST += \
 	tests/kmod/gdp-review-test.c \
 	tests/kmod/vm-review-tests.sh \
 	tests/kmod/vm-gnudiff.sh \
+	tests/kmod/nfs-vm.test \
+	tests/kmod/nfs-initrd.sh \
+	tests/kmod/vm-nfs-lib.sh \
+	tests/kmod/vm-nfs-setup.sh \
+	tests/kmod/vm-nfs-tests.sh \
 	tests/kmod/FINDINGS.md \
 	tools/vm-demo
+
+## bench/run-nfs (ls -lR over NFS in this rig's VM; a benchmark, not a test).
+EXTRA_DIST += bench/run-nfs bench/vm-nfs-bench.sh bench/nfs-table.py
 
 ## The rig's build products (module build, fixture, initramfs, disk image,
 ## serial log) live in tests/kmod/work of the build tree; the download

@@ -12,6 +12,11 @@
 #   gdp-test.c      the in-VM C test program (TAP fragments)
 #   boot            qemu-system-x86_64 -accel tcg + serial-log checks
 #   run-vm.test     the automake test: all of the above, TAP on stdout
+#   nfs-vm.test     the NFS test (issue 7): the same VM with LSPLUS_VM_NFS=1
+#   nfs-initrd.sh   (mkinitrd) NFS modules, daemons, /etc files, scripts
+#   vm-nfs-setup.sh (init) nfsd + NFSv3/NFSv4.2 mounts of the ext4 disk
+#   vm-nfs-lib.sh   in-VM helpers: mount, cold remount, mountstats counters
+#   vm-nfs-tests.sh the in-VM checks of nfs-vm.test (RPC counts, GNU suite)
 #
 # Environment:
 #   LSPLUS_VM_CACHE   download cache (default tests/kmod/cache in the source)

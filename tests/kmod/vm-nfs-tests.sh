@@ -1,0 +1,304 @@
+#!/bin/busybox sh
+# tests/kmod/vm-nfs-tests.sh: the in-VM half of nfs-vm.test (run by init in
+# mode nfs, after vm-nfs-setup.sh mounted the ext4 disk over NFSv3 on
+# /mnt/nfs3 and NFSv4.2 on /mnt/nfs4).  Prints TAP lines without numbers
+# and "# " comments, like vm-tests.sh; the host numbers them.
+#
+#   rpc      RPC counts (issue 7): a small tree (/mnt/ext4/nfsrpc, RPC_DIRS
+#            x RPC_FILES files, ACLs, a default ACL, labels) listed with
+#            `ls -lR` and `ls -l` of one directory on a cold mount (umount,
+#            drop_caches, mount) by GNU ls and by src/ls per backend; exact
+#            totals from /proc/self/mountstats (vm-nfs-lib.sh), asserted
+#            <= GNU's, output asserted identical; per-op breakdown and
+#            in-flight averages as comments.  ~14 ms of TCG CPU per RPC.
+#   gnudiff  tests/gnu/difftest.py on one fixture built on the ext4 disk
+#            and listed through both mounts (--view), GNU vs ours, byte
+#            for byte (the subset below).  The mounts get rsize=4096 for
+#            it: READDIR replies then hold ~25 entries, so every directory
+#            bigger than that takes several (resuming at a cookie).
+# Both run with getdentsplus.ko loaded (backends getdentsplus, auto), then
+# again after rmmod (sync, uring, auto; the RPC section: auto only, the
+# other backends do not depend on the module).
+#
+# Kernel command line: lsplus.nfstests=rpc,gnudiff (default both),
+# lsplus.nfsdiff=full|small (small for a sanitizer build of src/ls: the
+# host's nfs-vm.test chooses), lsplus.nfsdiff_j=N (default 4).
+LS=/opt/lsplus/ls
+PY=/usr/bin/python3
+export LC_ALL=C TZ=UTC
+. /vm-nfs-lib.sh
+
+sections=rpc,gnudiff
+scope=full
+jobs=4
+for a in $(cat /proc/cmdline); do
+	case $a in
+	lsplus.nfstests=*) sections=${a#*=} ;;
+	lsplus.nfsdiff=*) scope=${a#*=} ;;
+	lsplus.nfsdiff_j=*) jobs=${a#*=} ;;
+	esac
+done
+want() { case ",$sections," in *,$1,*) return 0 ;; esac; return 1; }
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; }
+elapsed() { awk -v a="$1" -v b="$(nfs_now)" 'BEGIN { printf "%.1f", b - a }'; }
+VERS="3 4.2"
+
+# ---- the rig itself --------------------------------------------------
+if grep -q ' /mnt/nfs3 nfs ' /proc/mounts && grep -q ' /mnt/nfs4 nfs4 ' /proc/mounts; then
+	ok "NFS server up; /mnt/ext4 mounted over NFSv3 and NFSv4.2"
+else
+	notok "NFS server up; /mnt/ext4 mounted over NFSv3 and NFSv4.2"
+	grep ' nfs' /proc/mounts | sed 's/^/# /'
+	exit 1
+fi
+# Everything below would pass as well if no ACL crossed the wire.
+if /bin/ls -ld /mnt/nfs3/tree/file-acl /mnt/nfs3/tree/dir-defacl 2>&1 |
+	awk '$1 !~ /\+$/ { bad = 1 } END { exit bad || NR != 2 }'; then
+	ok "GNU ls sees the fixture's ACL and default ACL ('+') through NFSv3"
+else
+	notok "GNU ls sees the fixture's ACL and default ACL ('+') through NFSv3"
+	/bin/ls -ld /mnt/nfs3/tree/file-acl /mnt/nfs3/tree/dir-defacl 2>&1 | sed 's/^/# /'
+fi
+if [ ! -x $LS ]; then
+	ok "NFS checks of src/ls # SKIP no src/ls was given to the rig"
+	exit 0
+fi
+
+# ---- RPC counts ------------------------------------------------------
+RPC_DIRS=3 RPC_FILES=20
+make_rpc_tree() {
+	t=/mnt/ext4/nfsrpc
+	rm -rf $t
+	d=0
+	while [ $d -lt $RPC_DIRS ]; do
+		mkdir -p $t/d$d
+		i=0
+		while [ $i -lt $RPC_FILES ]; do
+			echo $i >$t/d$d/f$i
+			[ $((i % 5)) = 2 ] && setfacl -m u:1000:r $t/d$d/f$i
+			[ $((i % 7)) = 3 ] &&
+				setfattr -n security.selinux -v system_u:object_r:etc_t:s0 $t/d$d/f$i
+			i=$((i + 1))
+		done
+		ln -s f0 $t/d$d/link
+		mkdir $t/d$d/sub
+		d=$((d + 1))
+	done
+	setfacl -d -m u:1000:rx $t/d1
+	sync
+}
+
+# rpc_run VER LABEL BACKEND ARGS...: ls ARGS (in the mount point) on a
+# cold mount; BACKEND "-" is GNU ls.  Sets rpc_total, rpc_net (without
+# lease renewals), rpc_ops (per-op breakdown) and rpc_flight; the output
+# goes to /tmp/rpc-LABEL.out.
+rpc_run() {
+	r_v=$1 r_out=/tmp/rpc-$2.out r_be=$3
+	shift 3
+	r_m=$(nfs_mnt "$r_v")
+	nfs_cold "$r_v" || { rpc_total=-1 rpc_net=-1; return; }
+	nfs_snap "$r_v" /tmp/rpc.a
+	r_t0=$(nfs_now)
+	if [ "$r_be" = - ]; then
+		(cd "$r_m" && /bin/ls "$@") >"$r_out" 2>&1
+	else
+		(cd "$r_m" && LSPLUS_BACKEND=$r_be $LS "$@") >"$r_out" 2>&1
+	fi
+	echo "exit $?" >>"$r_out"
+	r_t1=$(nfs_now)
+	nfs_snap "$r_v" /tmp/rpc.b
+	nfs_delta /tmp/rpc.a /tmp/rpc.b >/tmp/rpc.d
+	set -- $(awk -v v="$r_v" -v wall="$r_t1 $r_t0" '
+		$1 == "sends" { s = $2 }
+		$1 == "req_u" { r = $2 }
+		$1 ~ /^op:/ { n = substr($1, 4); ops[n] = $2; sum += $2
+			if (n == "SEQUENCE" || n == "RENEW") renew += $2 }
+		$1 ~ /^ms:/ { ms += $2 }
+		END {
+			split(wall, w, " ")
+			if (s > sum) ops[v == "3" ? "GETACL" : "other"] = s - sum
+			line = ""
+			for (n in ops) line = line " " n "=" ops[n]
+			printf "%d %d %.2f %.2f %s\n", s, s - renew, s ? r / s : 0,
+				(w[1] > w[2]) ? ms / 1000 / (w[1] - w[2]) : 0, line
+		}' /tmp/rpc.d)
+	rpc_total=$1 rpc_net=$2 rpc_flight="$3 at send, $4 by execute time"
+	shift 4
+	rpc_ops=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
+}
+
+rpc_section() { # VARIANTS ("label:backend ..." ; GNU first)
+	for v in $VERS; do
+		for what in lR l1; do
+			case $what in
+			lR) args="-lR nfsrpc" desc="ls -lR ($RPC_DIRS x $RPC_FILES files)" ;;
+			l1) args="-l nfsrpc/d1" desc="ls -l of one directory ($RPC_FILES files)" ;;
+			esac
+			# GNU's count does not depend on the module: once.
+			if [ ! -f /tmp/rpc-gnu-$v-$what.net ]; then
+				rpc_run $v gnu-$v-$what - $args
+				echo "$rpc_net" >/tmp/rpc-gnu-$v-$what.net
+				echo "# NFSv$v $desc, cold: GNU $rpc_total RPCs: $rpc_ops(in flight $rpc_flight)"
+			fi
+			g=$(cat /tmp/rpc-gnu-$v-$what.net)
+			for var in $1; do
+				label=${var%%:*} be=${var#*:}
+				rpc_run $v $label-$v-$what $be $args
+				echo "# NFSv$v $desc, cold: $label $rpc_total RPCs: $rpc_ops(in flight $rpc_flight)"
+				same=identical
+				cmp -s /tmp/rpc-gnu-$v-$what.out /tmp/rpc-$label-$v-$what.out || same=DIFFERENT
+				if [ "$rpc_net" -ge 0 ] && [ "$rpc_net" -le "$g" ] && [ $same = identical ]; then
+					ok "NFSv$v $desc, cold, $label: $rpc_net RPCs <= GNU's $g, output identical"
+				else
+					notok "NFSv$v $desc, cold, $label: $rpc_net RPCs <= GNU's $g, output $same"
+					if [ $same = DIFFERENT ]; then
+						diff /tmp/rpc-gnu-$v-$what.out /tmp/rpc-$label-$v-$what.out |
+							head -n 20 | sed 's/^/#  | /'
+					fi
+				fi
+			done
+		done
+	done
+}
+
+# ---- GNU differential suite through NFS ------------------------------
+# The subset: what reading a directory over NFS can get wrong, and what
+# fits the time.  Every case runs once per mount and backend, GNU once per
+# mount and module state: 14 ls runs per case in all, ~0.3 s each under
+# TCG on a loaded machine (~14 ms of emulated CPU per RPC).  The fixture
+# has only the parts these cases list (no big/, chain/, many/: minutes to
+# build under TCG); perm/unsearch-big/ (700 entries) and the rsize=4096
+# mounts stand in for directories bigger than a READDIR reply.
+#   full (42 cases): long format and ACL '+' (acl: -l, -lL, -ld, -lR,
+#     -lA of attrs/ and of its files as operands; owners -l/-ln; -l of
+#     types/, links/, names/), -Z and -lZ (context), recursion (-lR and
+#     -RL over deep/ and rloop/, symlink loops included; -R and -la in
+#     deep/ as the working directory), unprivileged listing (-l/-lR of
+#     perm/, perm/noread, perm/unsearch, perm/unsearch-big: per-entry
+#     EACCES), errors (failed operands among good ones, -lL/-LR over
+#     dangling and looping symlinks).
+#   small (9 cases, for a sanitizer build): acl -l/-lL/-ld/-lR/-lA of
+#     attrs/ and -l of its files, -lZ attrs, -lR deep, unprivileged -lR perm.
+diff_patterns() {
+	case $scope in
+	small)
+		set -- -k "^acl: LC_ALL='C' " -k "^acl: [^;]*ls -l attrs/acl " \
+			-k '^context: [^;]*ls -lZ attrs$' -k '^recursive: [^;]*ls -lR deep$' \
+			-k '^unpriv: [^;]*ls -lR perm \['
+		;;
+	*)
+		set -- -k '^acl:' -k '^context: [^;]*ls -l?Z attrs' \
+			-k '^owners: [^;]*ls -ln? owners' \
+			-k '^recursive: [^;]*ls -(lR|RL) (deep|rloop)' \
+			-k '^cwd: cd deep; [^;]*ls -(R|la)$' \
+			-k '^unpriv: [^;]*ls (-l|-lR) perm(/noread|/unsearch|/unsearch-big)? \[' \
+			-k '^failed-operands: [^;]*shell-escape.* ls -l (.no such. types|nosuch)' \
+			-k '^format: [^;]*ls -l (types|links|names)$' \
+			-k '^operands-L: [^;]*ls -(lL|LR) links'
+		;;
+	esac
+	printf '%s\n' "$@"
+}
+FX=/mnt/ext4/nfsdiff
+FX_PARTS="types links owners attrs names deep rloop perm"
+make_fixture() {
+	rm -rf $FX
+	mkdir -p $FX
+	s=$(nfs_now)
+	PYTHONDONTWRITEBYTECODE=1 $PY -S -c '
+import sys
+sys.path.insert(0, "/gnu")
+import fixture
+fixture.build(sys.argv[1], parts=sys.argv[2].split())' $FX "$FX_PARTS" \
+		>/tmp/fixture.out 2>&1 || {
+		notok "GNU suite fixture built on ext4"
+		sed 's/^/# /' /tmp/fixture.out
+		return 1
+	}
+	sync
+	echo "# --- fixture on ext4 ($FX_PARTS): $(elapsed "$s") s"
+}
+gnudiff() { # BACKENDS WHAT
+	s=$(nfs_now)
+	for v in $VERS; do nfs_cold $v rsize=4096; done
+	echo "# READDIR reply size of the suite's mounts:" $(awk '
+		/^device / { m = $5 } /caps:/ && m ~ /^\/mnt\/nfs/ {
+			n = split($2, f, ","); for (i = 1; i <= n; i++)
+				if (f[i] ~ /^dtsize=/) printf "%s %s ", m, f[i] }' /proc/self/mountstats)
+	diff_patterns >/tmp/patterns
+	set -- "$1" "$2"
+	while read -r p; do set -- "$@" "$p"; done </tmp/patterns
+	be=$1 what=$2
+	shift 2
+	TMPDIR=$FX PYTHONDONTWRITEBYTECODE=1 timeout 900 $PY -S /gnu/difftest.py \
+		--ls $LS --gnu /bin/ls --backends "$be" --fixture $FX \
+		--view /mnt/ext4=/mnt/nfs3 --view /mnt/ext4=/mnt/nfs4 \
+		--no-shm --gnu-once -j "$jobs" --show 10 "$@" >/tmp/nfsdiff.out 2>&1
+	rc=$?
+	dt=$(elapsed "$s")
+	res=$(grep -E '^[0-9]+/[0-9]+ identical' /tmp/nfsdiff.out | tail -n 1)
+	grep -E '^\[.*identical$' /tmp/nfsdiff.out | sed 's/^/# /'
+	name="GNU differential suite ($scope) through NFSv3 and NFSv4.2, $what"
+	res=${res%% (*}
+	if [ $rc = 0 ]; then
+		ok "$name: $res ($dt s)"
+	else
+		notok "$name: ${res:-no result} ($dt s, exit status $rc)"
+		n=$(wc -l </tmp/nfsdiff.out)
+		if [ "$n" -le 300 ]; then
+			sed 's/^/# /' /tmp/nfsdiff.out
+		else
+			head -n 250 /tmp/nfsdiff.out | sed 's/^/# /'
+			echo "# ... ($((n - 270)) lines cut)"
+			tail -n 20 /tmp/nfsdiff.out | sed 's/^/# /'
+		fi
+	fi
+}
+
+have_py=0
+[ -x $PY ] && [ -f /gnu/difftest.py ] && have_py=1
+if want gnudiff && [ $have_py = 0 ]; then
+	ok "GNU differential suite through NFS # SKIP no python3 or tests/gnu in the initramfs"
+fi
+
+# ---- module loaded ---------------------------------------------------
+if [ -d /sys/module/getdentsplus ]; then
+	gdp="getdentsplus:getdentsplus auto-with-module:auto"
+	diffbe=getdentsplus,auto
+else
+	notok "getdentsplus.ko loaded (init's insmod failed): its cases are left out"
+	gdp="" diffbe=""
+fi
+if want rpc; then
+	s=$(nfs_now)
+	make_rpc_tree
+	rpc_section "sync:sync uring:uring $gdp"
+	echo "# --- rpc (module loaded): $(elapsed "$s") s"
+fi
+fixture=0
+if want gnudiff && [ $have_py = 1 ]; then
+	make_fixture && fixture=1
+	if [ $fixture = 1 ] && [ -n "$diffbe" ]; then
+		gnudiff "$diffbe" "backends getdentsplus and auto, getdentsplus.ko loaded"
+	fi
+fi
+
+# ---- module unloaded -------------------------------------------------
+if [ -d /sys/module/getdentsplus ]; then
+	if rmmod getdentsplus; then
+		ok "rmmod getdentsplus"
+	else
+		notok "rmmod getdentsplus"
+	fi
+fi
+if want rpc; then
+	s=$(nfs_now)
+	rpc_section "auto-without-module:auto"
+	echo "# --- rpc (module unloaded): $(elapsed "$s") s"
+fi
+if [ $fixture = 1 ]; then
+	gnudiff sync,uring,auto "backends sync, uring and auto, no module"
+	rm -rf $FX
+fi
+exit 0
