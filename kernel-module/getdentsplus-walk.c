@@ -337,6 +337,20 @@ static int gdp_check_args(size_t size, u32 mask, u32 flags)
 	return 0;
 }
 
+/*
+ * Staging bytes for a request of @size: a staged entry takes at most
+ * 27 + namelen bytes where its record takes at least 297 + namelen, so a
+ * quarter of the request holds every batch whose names average up to 63
+ * bytes (longer names end a batch early, never wrongly), and one entry of
+ * any length always fits (its record fits in @size, or the call is EINVAL).
+ */
+static size_t gdp_stage_cap(size_t size)
+{
+	return clamp_t(size_t, size / 4,
+		       min_t(size_t, size, GDP_STAGED_LEN(GDP_NAME_MAX)),
+		       GDP_STAGE_MAX);
+}
+
 long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		      u32 statx_mask, u32 flags)
 {
@@ -381,11 +395,21 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	if (!S_ISDIR(file_inode(file)->i_mode))
 		goto err_fdput;
 
-	ret = -ENOMEM;
-	rec = kmalloc(GDP_RECLEN(GDP_NAME_MAX), GFP_KERNEL);
-	if (!rec)
+	/*
+	 * What fdget_pos() does for getdents64, taken unconditionally, but
+	 * killable, and before any allocation: tasks queued on one shared fd
+	 * hold no buffers while they wait.
+	 */
+	if (mutex_lock_killable(&file->f_pos_lock)) {
+		ret = -EINTR;
 		goto err_fdput;
-	st.cap = clamp_t(size_t, size / 2, GDP_STAGE_MIN, GDP_STAGE_MAX);
+	}
+	ret = -ENOMEM;
+	rec = kmalloc(min_t(size_t, size, GDP_RECLEN(GDP_NAME_MAX)),
+		      GFP_KERNEL_ACCOUNT);
+	if (!rec)
+		goto err_unlock;
+	st.cap = gdp_stage_cap(size);
 	st.buf = kvmalloc(st.cap, GFP_KERNEL_ACCOUNT);
 	if (!st.buf)
 		goto err_free_rec;
@@ -393,8 +417,6 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	st.out_left = size;
 	gdp_dir_context_set_count(&st.ctx, size);
 
-	/* What fdget_pos() does for getdents64, taken unconditionally. */
-	mutex_lock(&file->f_pos_lock);
 	pos = file->f_pos;
 	ret = iterate_dir(file, &st.ctx);
 	if (st.last)
@@ -403,11 +425,12 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		ret = gdp_emit(&req, &st, rec, ubuf, pos);
 	else if (ret >= 0)
 		ret = st.error;		/* 0 at end of directory */
-	mutex_unlock(&file->f_pos_lock);
 
 	kvfree(st.buf);
 err_free_rec:
 	kfree(rec);
+err_unlock:
+	mutex_unlock(&file->f_pos_lock);
 err_fdput:
 	fdput(f);
 	return ret;

@@ -26,11 +26,15 @@
  *                                      entry twice or missing
  *   gdp-review-test seek DIR           lseek to each record's d_off, then a
  *                                      one-record call returns the next one
+ *   gdp-review-test lockwait DIR N     N tasks queued on one fd's position
+ *                                      lock hold no buffers; the wait is
+ *                                      killable (issue 8, fix 3)
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -43,11 +47,13 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <linux/userfaultfd.h>
 #include <linux/getdentsplus.h>
 
 #define REQ_MASK (STATX_BASIC_STATS | STATX_BTIME)
@@ -531,6 +537,207 @@ static int cmd_seek(const char *dir)
 	return 0;
 }
 
+/* ---- issue 8 fix 3: no memory held while waiting for f_pos_lock -------- */
+
+/* A memory cgroup NAME under the cgroup2 root (mounted if it is not). */
+static int cg_make(const char *name, char *dir, size_t len)
+{
+	struct statfs sfs;
+	const char *root = "/sys/fs/cgroup";
+	if ((statfs(root, &sfs) || sfs.f_type != 0x63677270 /* CGROUP2_SUPER_MAGIC */) &&
+	    mount("cgroup2", root, "cgroup2", 0, NULL))
+		return 0;
+	char p[256];
+	snprintf(p, sizeof p, "%s/cgroup.subtree_control", root);
+	int f = open(p, O_WRONLY);
+	if (f < 0 || write(f, "+memory", 7) != 7) {
+		if (f >= 0)
+			close(f);
+		return 0;
+	}
+	close(f);
+	snprintf(dir, len, "%s/%s", root, name);
+	return !mkdir(dir, 0755) || errno == EEXIST;
+}
+
+static long cg_current(const char *dir)
+{
+	char p[512];
+	long v = -1;
+	snprintf(p, sizeof p, "%s/memory.current", dir);
+	FILE *f = fopen(p, "r");
+	if (!f || fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int cg_join(const char *dir)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/cgroup.procs", dir);
+	int f = open(p, O_WRONLY);
+	int ok = f >= 0 && write(f, "0", 1) == 1;
+	if (f >= 0)
+		close(f);
+	return ok;
+}
+
+static char task_state(pid_t pid)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	FILE *f = fopen(path, "r");
+	char st = '?';
+	if (f && fgets(line, sizeof line, f)) {
+		char *p = strrchr(line, ')');
+		if (p && p[1] == ' ')
+			st = p[2];
+	}
+	if (f)
+		fclose(f);
+	return st;
+}
+
+/* Wait until all N tasks are in state ST; a hang detector, not a timing
+ * assertion: 120 s under TCG is far beyond what this takes. */
+static int wait_state(const pid_t *pids, int n, char st)
+{
+	for (int t = 0; t < 6000; t++) {
+		int k = 0;
+		for (int i = 0; i < n; i++)
+			k += task_state(pids[i]) == st;
+		if (k == n)
+			return 1;
+		usleep(20000);
+	}
+	return 0;
+}
+
+struct holder {
+	int fd;
+	char *buf;
+	size_t size;
+	long ret;
+	int err;
+};
+
+static void *hold_lock(void *arg)
+{
+	struct holder *h = arg;
+	h->ret = call_ioctl(h->fd, h->buf, h->size, REQ_MASK, 0);
+	h->err = errno;
+	return NULL;
+}
+
+/*
+ * One call on DIR's fd holds the position lock while it waits for a
+ * userfaultfd page of its buffer; NWAIT processes sharing the fd then call
+ * with 1 MiB buffers and queue on the lock.  What they are charged
+ * meanwhile (memory.current of a memory cgroup they joined before calling;
+ * the module's allocations are GFP_KERNEL_ACCOUNT) must stay far below the
+ * staging buffer a call allocates (a quarter of the request), against the
+ * same processes blocked in read() on a pipe in another cgroup; a
+ * SIGKILLed waiter must die while the lock is still held (killable wait).
+ */
+static int cmd_lockwait(const char *dir, int nwait)
+{
+	const size_t wsize = 1 << 20;
+	pid_t *pids = calloc(nwait, sizeof *pids);
+	char cgbase[256], cgwait[256];
+	int p[2];
+	if (!cg_make("gdp-base", cgbase, sizeof cgbase) || !cg_make("gdp-wait", cgwait, sizeof cgwait))
+		return tap(0, "lockwait: memory cgroups under /sys/fs/cgroup: %s", strerror(errno));
+	if (pipe(p))
+		return tap(0, "lockwait: pipe: %s", strerror(errno));
+	fflush(stdout);
+	for (int i = 0; i < nwait; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			char c;
+			close(p[1]);
+			if (!cg_join(cgbase))
+				_exit(2);
+			volatile char *b = malloc(wsize);
+			(void)b;
+			_exit(read(p[0], &c, 1) < 0);
+		}
+	}
+	close(p[0]);
+	int ok1 = wait_state(pids, nwait, 'S');
+	long base = cg_current(cgbase);
+	close(p[1]);
+	for (int i = 0; i < nwait; i++)
+		waitpid(pids[i], NULL, 0);
+
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t hsize = 16 * pg;
+	char *hb = mmap(NULL, hsize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .range = { (uintptr_t)hb, hsize }, .mode = UFFDIO_REGISTER_MODE_MISSING };
+	if (fd < 0 || hb == MAP_FAILED || uffd < 0 || ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg))
+		return tap(0, "lockwait: setup (open, mmap, userfaultfd): %s", strerror(errno));
+	struct holder h = { .fd = fd, .buf = hb, .size = hsize };
+	pthread_t th;
+	lseek(fd, 0, SEEK_SET);
+	pthread_create(&th, NULL, hold_lock, &h);
+	struct uffd_msg msg;
+	if (read(uffd, &msg, sizeof msg) != sizeof msg || msg.event != UFFD_EVENT_PAGEFAULT)
+		return tap(0, "lockwait: no userfaultfd page fault from the holding call: %s", strerror(errno));
+
+	fflush(stdout);
+	for (int i = 0; i < nwait; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			if (!cg_join(cgwait))
+				_exit(2);
+			char *b = malloc(wsize);
+			long r = call_ioctl(fd, b, wsize, REQ_MASK, 0);
+			_exit(r < 0);
+		}
+	}
+	int ok2 = wait_state(pids, nwait, 'D');
+	long held = cg_current(cgwait);
+	long per = (held - base) / nwait;
+
+	kill(pids[0], SIGKILL);
+	int died = 0;
+	for (int t = 0; t < 1000 && !died; t++) {	/* 20 s: a hang detector */
+		if (waitpid(pids[0], NULL, WNOHANG) == pids[0])
+			died = 1;
+		else
+			usleep(20000);
+	}
+	struct uffdio_zeropage zp = { .range = { (uintptr_t)hb, hsize } };
+	if (ioctl(uffd, UFFDIO_ZEROPAGE, &zp))
+		printf("# lockwait: UFFDIO_ZEROPAGE: %s\n", strerror(errno));
+	pthread_join(th, NULL);
+	int failed = 0;
+	if (!died)
+		waitpid(pids[0], NULL, 0);
+	for (int i = 1; i < nwait; i++) {
+		int st;
+		waitpid(pids[i], &st, 0);
+		failed += !WIFEXITED(st) || WEXITSTATUS(st);
+	}
+	printf("# lockwait: memory.current %ld bytes for %d tasks in read(), %ld for %d queued on the lock\n",
+	       base, nwait, held, nwait);
+	tap(ok1 && ok2 && base >= 0 && held >= 0 && per < 64 * 1024,
+	    "lockwait: %d tasks queued on one fd's position lock are charged %ld bytes each beyond tasks blocked in read() (< 64 KiB; a 1 MiB request stages 256 KiB)",
+	    nwait, per);
+	tap(died, "lockwait: a SIGKILLed waiter dies while the lock is still held (killable wait)");
+	tap(h.ret > 0 && failed == 0, "lockwait: the holder (%ld bytes) and the %d waiters complete once the fault is served (%d failed)",
+	    h.ret, nwait - 1, failed);
+	rmdir(cgbase);
+	rmdir(cgwait);
+	close(uffd);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setup();
@@ -555,6 +762,8 @@ int main(int argc, char **argv)
 		cmd_efault_race(argv[2], atoi(argv[3]));
 	else if (!strcmp(c, "seek") && argc == 3)
 		cmd_seek(argv[2]);
+	else if (!strcmp(c, "lockwait") && argc == 4)
+		cmd_lockwait(argv[2], atoi(argv[3]));
 	else
 		return 2;
 	return failures ? 1 : 0;

@@ -48,6 +48,8 @@ r $T seek $E
 r $T seek /mnt/tmp/tree
 r $T seek $E/many
 
+r $T lockwait $E 64
+
 # nr= outside 387..423 is refused; an i386 hole as nr stays ENOSYS for
 # int $0x80 callers (the ia32 ni_syscall shares the probed address).
 if rmmod getdentsplus; then
