@@ -26,6 +26,10 @@
  *                                      entry twice or missing
  *   gdp-review-test seek DIR           lseek to each record's d_off, then a
  *                                      one-record call returns the next one
+ *   gdp-review-test name-race DIR CALLS  names are not read back from the
+ *                                      user buffer (issue 8, fix 1)
+ *   gdp-review-test dup2-race DIR CALLS  the fd is not looked up again
+ *                                      (issue 8, fix 2)
  *   gdp-review-test lockwait DIR N     N tasks queued on one fd's position
  *                                      lock hold no buffers; the wait is
  *                                      killable (issue 8, fix 3)
@@ -38,6 +42,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -537,6 +542,198 @@ static int cmd_seek(const char *dir)
 	return 0;
 }
 
+static struct getdentsplus_entry *list_all(int fd, char *buf, size_t size, unsigned flags, long *n)
+{
+	lseek(fd, 0, SEEK_SET);
+	*n = call_ioctl(fd, buf, size, REQ_MASK, flags);
+	return *n > 0 ? (void *)buf : NULL;
+}
+
+/* ACL bits of a record: 1 present, 0 absent, -1 unknown. */
+/* ---- issue 8 fix 1: names are never read back from user memory -------- */
+
+struct rewriter {
+	char *buf;
+	long offs[64];
+	int noffs;
+	volatile int stop;
+	long writes;
+};
+
+static void *rewrite_names(void *arg)
+{
+	struct rewriter *w = arg;
+	while (!w->stop) {
+		for (int i = 0; i < w->noffs; i++) {
+			char *p = w->buf + w->offs[i];
+			p[0] = '/';
+			__atomic_store_n(&p[1], 0, __ATOMIC_RELAXED);
+		}
+		w->writes++;
+	}
+	return NULL;
+}
+
+static void mkfile(const char *path)
+{
+	int f = open(path, O_CREAT | O_WRONLY, 0644);
+	if (f >= 0)
+		close(f);
+}
+
+/*
+ * DIR (made here, on tmpfs): 8 files and 8 symlinks to them; listed with
+ * GDP_FOLLOW while a second thread keeps writing "/" at the place of every
+ * record's name in the buffer.  Every record of ".", ".." and the links
+ * must still carry the stat data of its own name, never that of "/".
+ */
+static int cmd_name_race(const char *dir, int calls)
+{
+	static char buf[1 << 16];
+	char path[4096];
+	mkdir(dir, 0755);
+	for (int i = 0; i < 8; i++) {
+		char t[16];
+		snprintf(path, sizeof path, "%s/f%d", dir, i);
+		mkfile(path);
+		snprintf(path, sizeof path, "%s/s%d", dir, i);
+		snprintf(t, sizeof t, "f%d", i);
+		if (symlink(t, path) && errno != EEXIST)
+			return tap(0, "name-race: symlink %s: %s", path, strerror(errno));
+	}
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	long n;
+	if (fd < 0 || !list_all(fd, buf, sizeof buf, GDP_FOLLOW, &n))
+		return tap(0, "name-race: first listing of %s: %s", dir, strerror(errno));
+	struct rewriter w = { .buf = buf };
+	uint64_t want_ino[64], want_dino[64];
+	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n && w.noffs < 64; r = NEXT(r)) {
+		struct statx sx;
+		if (statx(fd, r->name, 0, STATX_INO, &sx))
+			return tap(0, "name-race: statx %s: %s", r->name, strerror(errno));
+		want_ino[w.noffs] = sx.stx_ino;
+		want_dino[w.noffs] = r->d_ino;
+		w.offs[w.noffs++] = (char *)r - buf + offsetof(struct getdentsplus_entry, name);
+	}
+	pthread_t th;
+	pthread_create(&th, NULL, rewrite_names, &w);
+	long bad = 0, done = 0, shifted = 0;
+	for (int c = 0; c < calls; c++) {
+		list_all(fd, buf, sizeof buf, GDP_FOLLOW, &n);
+		int i = 0;
+		for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n && i < w.noffs; r = NEXT(r), i++) {
+			if (r->d_ino != want_dino[i]) {
+				shifted++;	/* the layout changed: not a verdict */
+				break;
+			}
+			if (r->error || r->stx.stx_ino != want_ino[i])
+				bad++;
+		}
+		done++;
+	}
+	w.stop = 1;
+	pthread_join(th, NULL);
+	tap(bad == 0 && done > shifted,
+	    "name-race: %ld calls with GDP_FOLLOW while another thread writes \"/\" over every name in the buffer (%ld rewrites): %ld records of ., .., symlinks with another file's stat data",
+	    done, w.writes, bad);
+	close(fd);
+	return 0;
+}
+
+/* ---- issue 8 fix 2: the fd is not looked up again ---------------------- */
+
+struct dupper {
+	int fd, fd1, fd2;
+	volatile int stop;
+	long swaps;
+};
+
+static void *dup_loop(void *arg)
+{
+	struct dupper *d = arg;
+	while (!d->stop) {
+		dup2(d->fd2, d->fd);
+		dup2(d->fd1, d->fd);
+		d->swaps++;
+	}
+	return NULL;
+}
+
+/*
+ * DIR/a and DIR/b (made here; tmpfs): each has a symlink "l" to its own
+ * first file and 200 files.  One thread lists fd (GDP_FOLLOW) while
+ * another dup2()s DIR/a and DIR/b over it: whichever directory a call
+ * lists, its ".", ".." and "l" records must be that directory's.
+ */
+static int cmd_dup2_race(const char *dir, int calls)
+{
+	static char buf[1 << 17];
+	char path[4096];
+	const char *sub[2] = { "a", "b" };
+	uint64_t want_dot[2], want_l[2], want_dotdot;
+	int fds[2];
+	mkdir(dir, 0755);
+	for (int k = 0; k < 2; k++) {
+		char t[16];
+		snprintf(path, sizeof path, "%s/%s", dir, sub[k]);
+		mkdir(path, 0755);
+		snprintf(path, sizeof path, "%s/%s/l", dir, sub[k]);
+		snprintf(t, sizeof t, "%s0", sub[k]);
+		symlink(t, path);	/* first: tmpfs lists it last */
+		for (int i = 0; i < 200; i++) {
+			snprintf(path, sizeof path, "%s/%s/%s%d", dir, sub[k], sub[k], i);
+			mkfile(path);
+		}
+		snprintf(path, sizeof path, "%s/%s", dir, sub[k]);
+		fds[k] = open(path, O_RDONLY | O_DIRECTORY);
+		struct statx sx;
+		if (fds[k] < 0 || statx(fds[k], ".", 0, STATX_INO, &sx))
+			return tap(0, "dup2-race: %s: %s", path, strerror(errno));
+		want_dot[k] = sx.stx_ino;
+		if (statx(fds[k], "l", 0, STATX_INO, &sx))
+			return tap(0, "dup2-race: %s/l: %s", path, strerror(errno));
+		want_l[k] = sx.stx_ino;
+	}
+	struct statx sx;
+	if (statx(AT_FDCWD, dir, 0, STATX_INO, &sx))
+		return tap(0, "dup2-race: %s: %s", dir, strerror(errno));
+	want_dotdot = sx.stx_ino;
+	struct dupper d = { .fd = dup(fds[0]), .fd1 = fds[0], .fd2 = fds[1] };
+	pthread_t th;
+	pthread_create(&th, NULL, dup_loop, &d);
+	long bad = 0, seen[2] = { 0, 0 };
+	for (int c = 0; c < calls; c++) {
+		long n;
+		if (!list_all(d.fd, buf, sizeof buf, GDP_FOLLOW, &n))
+			continue;
+		int k = -1;
+		for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r))
+			if (r->name[0] == 'a' || r->name[0] == 'b') {
+				k = r->name[0] == 'b';
+				break;
+			}
+		if (k < 0)
+			continue;
+		seen[k]++;
+		for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r)) {
+			uint64_t want = !strcmp(r->name, ".") ? want_dot[k] : !strcmp(r->name, "..") ? want_dotdot :
+					!strcmp(r->name, "l") ? want_l[k] : 0;
+			if (want && (r->error || r->stx.stx_ino != want)) {
+				if (bad < 5)
+					printf("# dup2-race: %s/%s: ino %llu, want %llu (error %d)\n", sub[k], r->name,
+					       (unsigned long long)r->stx.stx_ino, (unsigned long long)want, r->error);
+				bad++;
+			}
+		}
+	}
+	d.stop = 1;
+	pthread_join(th, NULL);
+	tap(bad == 0 && seen[0] && seen[1],
+	    "dup2-race: %d calls while another thread dup2()s over the fd (%ld swaps; listed a %ld times, b %ld): %ld records of ., .., l from the other directory",
+	    calls, d.swaps, seen[0], seen[1], bad);
+	return 0;
+}
+
 /* ---- issue 8 fix 3: no memory held while waiting for f_pos_lock -------- */
 
 /* A memory cgroup NAME under the cgroup2 root (mounted if it is not). */
@@ -762,6 +959,10 @@ int main(int argc, char **argv)
 		cmd_efault_race(argv[2], atoi(argv[3]));
 	else if (!strcmp(c, "seek") && argc == 3)
 		cmd_seek(argv[2]);
+	else if (!strcmp(c, "name-race") && argc == 4)
+		cmd_name_race(argv[2], atoi(argv[3]));
+	else if (!strcmp(c, "dup2-race") && argc == 4)
+		cmd_dup2_race(argv[2], atoi(argv[3]));
 	else if (!strcmp(c, "lockwait") && argc == 4)
 		cmd_lockwait(argv[2], atoi(argv[3]));
 	else

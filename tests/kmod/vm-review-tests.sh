@@ -48,6 +48,13 @@ r $T seek $E
 r $T seek /mnt/tmp/tree
 r $T seek $E/many
 
+# Issue 8's four fixes: names from kernel copies, no second fd lookup,
+# nothing allocated while queued on the position lock (killable), and
+# kernel-internal errors mapped (through the test_entry_errno parameter).
+r $T name-race /mnt/tmp/name-race 3000
+rm -rf /mnt/tmp/name-race
+r $T dup2-race /mnt/tmp/dup2-race 2000
+rm -rf /mnt/tmp/dup2-race
 r $T lockwait $E 64
 
 # nr= outside 387..423 is refused; an i386 hole as nr stays ENOSYS for
