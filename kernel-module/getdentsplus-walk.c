@@ -32,6 +32,7 @@
 #include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/err.h>
+#include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
 #include <linux/kdev_t.h>
@@ -353,6 +354,35 @@ static int gdp_resolve(const struct gdp_req *req, const struct gdp_staged *e,
 	return 0;
 }
 
+/*
+ * A per-entry error as user space may see it.  Lookups and getattr can
+ * fail with the kernel's internal codes (>= 512: ERESTARTSYS when a signal
+ * interrupts a wait, NFS's ENOTSUPP/EJUKEBOX/EBADHANDLE, ...), which a
+ * syscall's return never shows (the entry code restarts or converts them).
+ * In a record they would be numbers no libc knows.
+ */
+static int gdp_entry_errno(int err)
+{
+	switch (err) {
+	case -ERESTARTSYS:
+	case -ERESTARTNOINTR:
+	case -ERESTARTNOHAND:
+	case -ERESTART_RESTARTBLOCK:
+		return EINTR;		/* interrupted: retry with fstatat */
+	case -ENOIOCTLCMD:
+		return ENOTTY;
+	case -EOPENSTALE:
+		return ESTALE;
+	case -ENOTSUPP:
+		return EOPNOTSUPP;
+	case -EJUKEBOX:
+		return EAGAIN;		/* the server asks to retry later */
+	}
+	if (err >= 0 || -err >= ERESTARTSYS)
+		return EIO;
+	return -err;
+}
+
 static void gdp_ts(struct statx_timestamp *to, const struct timespec64 *from)
 {
 	to->tv_sec = from->tv_sec;
@@ -413,6 +443,10 @@ static void gdp_fill_record(const struct gdp_req *req,
 	err = gdp_resolve(req, e, &path);
 	if (err)
 		goto err_entry;
+	/* Fault injection for the test suite (parameter test_entry_errno). */
+	err = -READ_ONCE(gdp_test_entry_errno);
+	if (unlikely(err < 0 && err > -MAX_ERRNO))
+		goto err_path;
 
 	memset(&ks, 0, sizeof(ks));
 	err = vfs_getattr(&path, &ks, req->mask, req->query_flags);
@@ -428,15 +462,25 @@ static void gdp_fill_record(const struct gdp_req *req,
 err_path:
 	path_put(&path);
 err_entry:
-	rec->error = -err;
+	rec->error = gdp_entry_errno(err);
 }
 
-/* Put the position on @pos like lseek(SEEK_SET), so the fs sees it. */
+/*
+ * Put the position on @pos like lseek(SEEK_SET), so the fs sees it.  @pos
+ * is a d_off the filesystem itself reported during this call, so its
+ * ->llseek accepts it.  vfs_llseek() fails only with -ESPIPE, when the
+ * directory cannot seek at all (no ->llseek, or FMODE_LSEEK cleared): its
+ * readdir then has no state but the position, which iterate_dir() hands it
+ * from f_pos, so writing f_pos (what default_llseek() does) is that seek.
+ * Any other failure leaves the position where the filesystem put it: the
+ * staged entries are skipped rather than the filesystem's own state
+ * contradicted.
+ */
 static void gdp_set_pos(struct file *file, loff_t pos)
 {
 	if (file->f_pos == pos)
 		return;
-	if (vfs_llseek(file, pos, SEEK_SET) < 0)
+	if (vfs_llseek(file, pos, SEEK_SET) == -ESPIPE)
 		file->f_pos = pos;
 }
 

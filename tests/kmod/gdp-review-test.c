@@ -33,6 +33,8 @@
  *   gdp-review-test lockwait DIR N     N tasks queued on one fd's position
  *                                      lock hold no buffers; the wait is
  *                                      killable (issue 8, fix 3)
+ *   gdp-review-test errmap DIR IN OUT  with test_entry_errno=IN every
+ *                                      record's error is OUT (fix 4)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -935,6 +937,27 @@ static int cmd_lockwait(const char *dir, int nwait)
 	return 0;
 }
 
+/* ---- issue 8 fix 4: kernel-internal errors are mapped ------------------ */
+
+/* With test_entry_errno=IN set, every record's error must be OUT. */
+static int cmd_errmap(const char *dir, int in, int out)
+{
+	static char buf[1 << 16];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	long n;
+	int bad = 0, nrec = 0, got = 0;
+	if (fd < 0 || !list_all(fd, buf, sizeof buf, GDP_WANT_ACL, &n))
+		return tap(0, "errmap: %s: %s", dir, strerror(errno));
+	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r), nrec++) {
+		static const struct statx zero;
+		got = r->error;
+		bad += r->error != out || memcmp(&r->stx, &zero, sizeof zero) || r->attr;
+	}
+	tap(!bad && nrec > 0, "errmap: an entry failing with %d reports error %d (%d records; last %d)", in, out, nrec, got);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setup();
@@ -965,6 +988,8 @@ int main(int argc, char **argv)
 		cmd_dup2_race(argv[2], atoi(argv[3]));
 	else if (!strcmp(c, "lockwait") && argc == 4)
 		cmd_lockwait(argv[2], atoi(argv[3]));
+	else if (!strcmp(c, "errmap") && argc == 5)
+		cmd_errmap(argv[2], atoi(argv[3]), atoi(argv[4]));
 	else
 		return 2;
 	return failures ? 1 : 0;

@@ -56,6 +56,17 @@ rm -rf /mnt/tmp/name-race
 r $T dup2-race /mnt/tmp/dup2-race 2000
 rm -rf /mnt/tmp/dup2-race
 r $T lockwait $E 64
+P=/sys/module/getdentsplus/parameters/test_entry_errno
+if [ -w $P ]; then
+	# ERESTARTSYS -> EINTR, ENOTSUPP (NFS) -> EOPNOTSUPP, EJUKEBOX ->
+	# EAGAIN, another internal code -> EIO, a plain errno unchanged.
+	for m in 512:4 524:95 528:11 521:5 13:13; do
+		echo ${m%:*} >$P && r $T errmap $E ${m%:*} ${m#*:}
+	done
+	echo 0 >$P
+else
+	echo "not ok - review: errmap: no writable $P"
+fi
 
 # nr= outside 387..423 is refused; an i386 hole as nr stays ENOSYS for
 # int $0x80 callers (the ia32 ni_syscall shares the probed address).

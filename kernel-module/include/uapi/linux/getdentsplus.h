@@ -27,7 +27,9 @@
  * batch: the call returns their bytes.  Per-entry failures never fail the
  * call: they are reported in the record's "error" field (ENOENT: the name
  * vanished since the directory was read; EACCES: no search permission on
- * the directory; ELOOP, ...) with stx and attr all zero.
+ * the directory; ELOOP, ...) with stx and attr all zero.  The error is
+ * always a positive errno user space knows (never a kernel-internal code:
+ * an entry interrupted by a signal reports EINTR; retry it with fstatat).
  *
  * The syscall number is not fixed: the module picks a free slot of the
  * x86-64 table and publishes it in /sys/module/getdentsplus/parameters/nr
