@@ -35,6 +35,8 @@
  *                                      killable (issue 8, fix 3)
  *   gdp-review-test errmap DIR IN OUT  with test_entry_errno=IN every
  *                                      record's error is OUT (fix 4)
+ *   gdp-review-test nodevice DIR       loaded with device=0: no device,
+ *                                      the syscall works
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -958,6 +960,21 @@ static int cmd_errmap(const char *dir, int in, int out)
 	return 0;
 }
 
+/* ---- device=0 ----------------------------------------------------------- */
+
+static int cmd_nodevice(const char *dir)
+{
+	static char buf[1 << 16];
+	int dev = open(GETDENTSPLUS_DEVICE, O_RDONLY);
+	int e = errno;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	long n = syscall(gdp_nr, fd, buf, sizeof buf, REQ_MASK, 0);
+	tap(dev < 0 && e == ENOENT && gdp_nr > 0 && n > 0,
+	    "nodevice: with device=0 there is no %s (%s) and syscall %d works (%ld bytes)",
+	    GETDENTSPLUS_DEVICE, dev < 0 ? strerror(e) : "it exists", gdp_nr, n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setup();
@@ -990,6 +1007,8 @@ int main(int argc, char **argv)
 		cmd_lockwait(argv[2], atoi(argv[3]));
 	else if (!strcmp(c, "errmap") && argc == 5)
 		cmd_errmap(argv[2], atoi(argv[3]), atoi(argv[4]));
+	else if (!strcmp(c, "nodevice") && argc == 3)
+		cmd_nodevice(argv[2]);
 	else
 		return 2;
 	return failures ? 1 : 0;

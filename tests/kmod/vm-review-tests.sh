@@ -85,6 +85,20 @@ if rmmod getdentsplus; then
 	else
 		echo "not ok - review: insmod nr=388"
 	fi
+	# device=0: no /dev/getdentsplus (seccomp filters see syscall numbers
+	# only), the syscall alone; with syscall=0 too there is nothing left.
+	if insmod /getdentsplus.ko device=0; then
+		r $T nodevice $E
+		rmmod getdentsplus
+	else
+		echo "not ok - review: insmod device=0"
+	fi
+	if insmod /getdentsplus.ko device=0 syscall=0 2>/dev/null; then
+		echo "not ok - review: insmod device=0 syscall=0 refused: it loaded"
+		rmmod getdentsplus
+	else
+		echo "ok - review: insmod device=0 syscall=0 refused (nothing to provide)"
+	fi
 	insmod /getdentsplus.ko || echo "not ok - review: insmod again with defaults"
 else
 	echo "not ok - review: rmmod before the nr= checks"

@@ -34,7 +34,8 @@
  * The syscall number is not fixed: the module picks a free slot of the
  * x86-64 table and publishes it in /sys/module/getdentsplus/parameters/nr
  * (0 there: the syscall is not available, use the ioctl).
- * The same operation is available as GETDENTSPLUS_IOC on /dev/getdentsplus.
+ * The same operation is available as GETDENTSPLUS_IOC on /dev/getdentsplus
+ * (absent when the module was loaded with device=0).
  */
 #ifndef _UAPI_LINUX_GETDENTSPLUS_H
 #define _UAPI_LINUX_GETDENTSPLUS_H
