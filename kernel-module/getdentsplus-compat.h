@@ -13,6 +13,7 @@
  *   HAVE_FILLDIR_BOOL         actor returns int (0 = go) actor returns bool
  *   HAVE_DIR_CONTEXT_COUNT    -                          ctx.count hint
  *   HAVE_VFS_GET_ACL          vfs_getxattr(ACL name)     vfs_get_acl()
+ *   HAVE_GET_INODE_ACL        ->get_acl(inode, ...)      + ->get_inode_acl
  *   HAVE_FS_STRUCT_SPINLOCK   lock + seqcount_spinlock   seqlock_t seq (6.15+)
  */
 #ifndef GDP_COMPAT_H

@@ -26,6 +26,9 @@
  *                                      entry twice or missing
  *   gdp-review-test seek DIR           lseek to each record's d_off, then a
  *                                      one-record call returns the next one
+ *   gdp-review-test acl-cached DIR FILE SUBDIR  GDP_ATTR_CACHED after
+ *                                      drop_caches: ACL bits unknown, known
+ *                                      once read (issue 7)
  *   gdp-review-test name-race DIR CALLS  names are not read back from the
  *                                      user buffer (issue 8, fix 1)
  *   gdp-review-test dup2-race DIR CALLS  the fd is not looked up again
@@ -61,6 +64,7 @@
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <linux/userfaultfd.h>
 #include <linux/getdentsplus.h>
@@ -546,6 +550,8 @@ static int cmd_seek(const char *dir)
 	return 0;
 }
 
+/* ---- issue 7: attribute bits only from memory (GDP_ATTR_CACHED) ------ */
+
 static struct getdentsplus_entry *list_all(int fd, char *buf, size_t size, unsigned flags, long *n)
 {
 	lseek(fd, 0, SEEK_SET);
@@ -554,6 +560,87 @@ static struct getdentsplus_entry *list_all(int fd, char *buf, size_t size, unsig
 }
 
 /* ACL bits of a record: 1 present, 0 absent, -1 unknown. */
+static int acl_state(const struct getdentsplus_entry *r, unsigned bit)
+{
+	return r->attr & bit ? 1 : r->attr_unknown & bit ? -1 : 0;
+}
+
+static int drop_caches(void)
+{
+	sync();
+	int f = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	int ok = f >= 0 && write(f, "3\n", 2) == 2;
+	if (f >= 0)
+		close(f);
+	return ok;
+}
+
+/*
+ * After drop_caches the inodes of FILE (an access ACL) and SUBDIR (a
+ * default ACL) are read again without their ACLs: with GDP_ATTR_CACHED
+ * their ACL bits are unknown (error 0, stat data valid); once the ACLs
+ * have been read (getxattr, as getfacl does) they are known.  Without the
+ * flag on ext4 (not remote) every bit is known and equals getxattr.
+ */
+static int cmd_acl_cached(const char *dir, const char *file, const char *subdir)
+{
+	static char buf[1 << 18];
+	const unsigned A = GDP_ATTR_ACL_ACCESS, D = GDP_ATTR_ACL_DEFAULT;
+	char path[4096];
+	long n;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || !drop_caches())
+		return tap(0, "acl-cached: open %s / drop_caches: %s", dir, strerror(errno));
+	list_all(fd, buf, sizeof buf, GDP_WANT_ACL | GDP_ATTR_CACHED, &n);
+	if (n < 0)
+		return tap(0, "acl-cached: call with GDP_ATTR_CACHED: %s", strerror(errno));
+	struct getdentsplus_entry *f = find(buf, n, file), *d = find(buf, n, subdir);
+	int unknown = 0;
+	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r))
+		unknown += acl_state(r, A) < 0;
+	tap(f && d && !f->error && !d->error && (f->stx.stx_mask & STATX_INO) &&
+	    acl_state(f, A) < 0 && acl_state(d, A) < 0 && acl_state(d, D) < 0,
+	    "acl-cached: after drop_caches, GDP_ATTR_CACHED: %s and %s have their ACL bits unknown, error 0, stat data filled (%d of the entries unknown)",
+	    file, subdir, unknown);
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	ssize_t fa = getxattr(path, "system.posix_acl_access", NULL, 0);
+	snprintf(path, sizeof path, "%s/%s", dir, subdir);
+	ssize_t da = getxattr(path, "system.posix_acl_access", NULL, 0);
+	ssize_t dd = getxattr(path, "system.posix_acl_default", NULL, 0);
+	list_all(fd, buf, sizeof buf, GDP_WANT_ACL | GDP_ATTR_CACHED, &n);
+	f = find(buf, n, file);
+	d = find(buf, n, subdir);
+	tap(fa > 0 && da < 0 && dd > 0 && f && d && acl_state(f, A) == 1 && acl_state(d, A) == 0 &&
+	    acl_state(d, D) == 1,
+	    "acl-cached: after reading their ACLs (getxattr, like getfacl) the bits are known: %s access %d, %s access %d default %d",
+	    file, f ? acl_state(f, A) : -9, subdir, d ? acl_state(d, A) : -9, d ? acl_state(d, D) : -9);
+
+	/* Without the flag (ext4 is not remote): all known, equal to getxattr. */
+	list_all(fd, buf, sizeof buf, GDP_WANT_ACL, &n);
+	int bad = 0, nrec = 0;
+	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r), nrec++) {
+		if (r->error)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, r->name);
+		int want = S_ISLNK(r->stx.stx_mode) ? 0 : getxattr(path, "system.posix_acl_access", NULL, 0) > 0;
+		if (acl_state(r, A) != want) {
+			printf("# acl-cached: %s: access %d, getxattr %d\n", r->name, acl_state(r, A), want);
+			bad++;
+		}
+	}
+	tap(n > 0 && !bad, "acl-cached: without the flag on ext4 every access-ACL bit of %d records is known and equals getxattr", nrec);
+
+	/* That uncached call filled the ACL cache of every entry. */
+	list_all(fd, buf, sizeof buf, GDP_WANT_ACL | GDP_ATTR_CACHED, &n);
+	unknown = 0;
+	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r))
+		unknown += !r->error && (acl_state(r, A) < 0 || (S_ISDIR(r->stx.stx_mode) && acl_state(r, D) < 0));
+	tap(n > 0 && unknown == 0, "acl-cached: after an uncached call, GDP_ATTR_CACHED knows every ACL bit (%d unknown)", unknown);
+	close(fd);
+	return 0;
+}
+
 /* ---- issue 8 fix 1: names are never read back from user memory -------- */
 
 struct rewriter {
@@ -999,6 +1086,8 @@ int main(int argc, char **argv)
 		cmd_efault_race(argv[2], atoi(argv[3]));
 	else if (!strcmp(c, "seek") && argc == 3)
 		cmd_seek(argv[2]);
+	else if (!strcmp(c, "acl-cached") && argc == 5)
+		cmd_acl_cached(argv[2], argv[3], argv[4]);
 	else if (!strcmp(c, "name-race") && argc == 4)
 		cmd_name_race(argv[2], atoi(argv[3]));
 	else if (!strcmp(c, "dup2-race") && argc == 4)

@@ -48,6 +48,8 @@ r $T seek $E
 r $T seek /mnt/tmp/tree
 r $T seek $E/many
 
+# Issue 7: GDP_ATTR_CACHED (ACL bits from the inode's ACL cache only).
+r $T acl-cached $E file-acl dir-defacl
 # Issue 8's four fixes: names from kernel copies, no second fd lookup,
 # nothing allocated while queued on the position lock (killable), and
 # kernel-internal errors mapped (through the test_entry_errno parameter).
