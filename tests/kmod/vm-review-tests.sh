@@ -10,8 +10,10 @@
 # GDP_NO_AUTOMOUNT, an idmapped mount (records and search permission
 # through the mapping), ".." at a chroot's root, /proc (magic links with
 # GDP_FOLLOW, other users' /proc/1 as uid 65534), EFAULT while a tmpfs
-# directory changes, lseek to every d_off, and the nr= range.  Leaves the
-# module loaded with its defaults.
+# directory changes, lseek to every d_off, the nr= range, GDP_ATTR_CACHED,
+# the four fixes of issue 8 (races on names and the fd, memory while
+# queued, error mapping) and device=0.  Leaves the module loaded with its
+# defaults.
 T=/usr/bin/gdp-review-test
 E=/mnt/ext4/tree
 export LC_ALL=C TZ=UTC
