@@ -12,11 +12,25 @@
  * hook and the mount's idmapping apply as for the caller.  ENODATA and
  * EOPNOTSUPP mean "known absent"; any other error leaves the bit unknown.
  * Bits that were not asked for are unknown.
+ *
+ * The cached rule (GDP_ATTR_CACHED, and every entry on a remote
+ * filesystem; the uapi header says what user space sees): no probe may
+ * wait for a server or a daemon.  ACL bits then come from the inode's ACL
+ * cache (get_cached_acl(), which every ACL read fills and the filesystem
+ * drops when it revalidates), or from the VFS when the filesystem has no
+ * ACL fetch at all (the answer is then local: EOPNOTSUPP, or the negative
+ * cache entry the VFS makes itself); label and capability are read only
+ * where the filesystem is not remote.  A cache hit skips the LSM's
+ * getxattr/get_acl hook, which vfs_getattr()'s getattr hook has already
+ * matched for this entry with the same decision in SELinux (FILE__GETATTR
+ * for both) and Smack (MAY_READ for both); AppArmor and the others have no
+ * such hook.  What is learnt is only whether an ACL exists.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <linux/path.h>
 #include <linux/posix_acl.h>
 #include <linux/posix_acl_xattr.h>
@@ -69,6 +83,77 @@ static enum gdp_presence gdp_acl(const struct path *path, const char *name,
 #endif
 }
 
+/*
+ * Filesystems where reading an attribute may be a network or daemon round
+ * trip, by superblock magic (what statfs(2) reports as f_type, so user
+ * space can apply the same list).  FS_REQUIRES_DEV is no guide: fuseblk
+ * has it and asks a daemon; tmpfs, proc and sysfs lack it and answer from
+ * memory.  GFS2 and OCFS2 are block-device filesystems whose attribute
+ * reads take cluster locks (a network round trip to the lock manager).
+ * Not here: overlayfs (its upper and lower layers decide: a remote lower
+ * layer answers ACLs through overlayfs's own ACL cache).
+ */
+#define GDP_GFS2_MAGIC		0x01161970
+#define GDP_LUSTRE_MAGIC	0x0bd00bd0
+#define GDP_GPFS_MAGIC		0x47504653
+#define GDP_ORANGEFS_MAGIC	0x20030528
+
+static bool gdp_sb_remote(const struct super_block *sb)
+{
+	switch (sb->s_magic) {
+	case NFS_SUPER_MAGIC:
+	case SMB_SUPER_MAGIC:
+	case CIFS_SUPER_MAGIC:
+	case SMB2_SUPER_MAGIC:
+	case FUSE_SUPER_MAGIC:
+	case CEPH_SUPER_MAGIC:
+	case V9FS_MAGIC:
+	case AFS_SUPER_MAGIC:
+	case AFS_FS_MAGIC:
+	case CODA_SUPER_MAGIC:
+	case OCFS2_SUPER_MAGIC:
+	case GDP_GFS2_MAGIC:
+	case GDP_LUSTRE_MAGIC:
+	case GDP_GPFS_MAGIC:
+	case GDP_ORANGEFS_MAGIC:
+		return true;
+	}
+	return false;
+}
+
+/* Can reading this inode's ACL call into the filesystem? */
+static bool gdp_fs_fetches_acl(const struct inode *inode)
+{
+#ifdef HAVE_GET_INODE_ACL
+	if (inode->i_op->get_inode_acl)
+		return true;
+#endif
+	return inode->i_op->get_acl != NULL;
+}
+
+/* The ACL bit from memory only (see the top of the file). */
+static enum gdp_presence gdp_acl_cached(const struct path *path,
+					const char *name, int type,
+					bool need_size)
+{
+	struct inode *inode = d_inode(path->dentry);
+	struct posix_acl *acl;
+
+	/* What the VFS answers without asking the filesystem. */
+	if (!IS_POSIXACL(inode) || S_ISLNK(inode->i_mode))
+		return GDP_ABSENT;
+	acl = get_cached_acl(inode, type);
+	if (!is_uncached_acl(acl)) {
+		if (!acl)
+			return GDP_ABSENT;
+		posix_acl_release(acl);
+		return GDP_PRESENT;
+	}
+	if (!gdp_fs_fetches_acl(inode))
+		return gdp_acl(path, name, need_size);
+	return GDP_UNKNOWN;
+}
+
 static void gdp_attr_set(u32 bit, enum gdp_presence p, u32 *attr,
 			 u32 *unknown)
 {
@@ -81,9 +166,24 @@ static void gdp_attr_set(u32 bit, enum gdp_presence p, u32 *attr,
 void gdp_attr_fill(const struct path *path, umode_t mode, u32 flags,
 		   u32 *attr, u32 *attr_unknown)
 {
+	bool remote = gdp_sb_remote(path->dentry->d_sb);
+	bool cached = remote || (flags & GDP_ATTR_CACHED);
 	u32 a = 0, u = 0;
 
-	if (flags & GDP_WANT_ACL) {
+	if (!(flags & GDP_WANT_ACL)) {
+		u |= GDP_ATTR_ACL_ACCESS | GDP_ATTR_ACL_DEFAULT;
+	} else if (cached) {
+		gdp_attr_set(GDP_ATTR_ACL_ACCESS,
+			     gdp_acl_cached(path, XATTR_NAME_POSIX_ACL_ACCESS,
+					    ACL_TYPE_ACCESS, true),
+			     &a, &u);
+		if (S_ISDIR(mode))
+			gdp_attr_set(GDP_ATTR_ACL_DEFAULT,
+				     gdp_acl_cached(path,
+						    XATTR_NAME_POSIX_ACL_DEFAULT,
+						    ACL_TYPE_DEFAULT, false),
+				     &a, &u);
+	} else {
 		gdp_attr_set(GDP_ATTR_ACL_ACCESS,
 			     gdp_acl(path, XATTR_NAME_POSIX_ACL_ACCESS, true),
 			     &a, &u);
@@ -92,21 +192,19 @@ void gdp_attr_fill(const struct path *path, umode_t mode, u32 flags,
 				     gdp_acl(path, XATTR_NAME_POSIX_ACL_DEFAULT,
 					     false),
 				     &a, &u);
-	} else {
-		u |= GDP_ATTR_ACL_ACCESS | GDP_ATTR_ACL_DEFAULT;
 	}
 
-	if (flags & GDP_WANT_LABEL)
+	if (!(flags & GDP_WANT_LABEL) || remote)
+		u |= GDP_ATTR_LABEL;
+	else
 		gdp_attr_set(GDP_ATTR_LABEL,
 			     gdp_xattr(path, XATTR_NAME_SELINUX, false), &a, &u);
-	else
-		u |= GDP_ATTR_LABEL;
 
-	if (flags & GDP_WANT_CAP)
+	if (!(flags & GDP_WANT_CAP) || remote)
+		u |= GDP_ATTR_CAP;
+	else
 		gdp_attr_set(GDP_ATTR_CAP,
 			     gdp_xattr(path, XATTR_NAME_CAPS, false), &a, &u);
-	else
-		u |= GDP_ATTR_CAP;
 
 	*attr = a;
 	*attr_unknown = u;

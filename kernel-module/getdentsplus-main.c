@@ -10,7 +10,8 @@
  *    /sys/module/getdentsplus/parameters/nr; it reads 0 when the kprobe
  *    could not be registered (or syscall=0): then only the ioctl works.
  *  - The ioctl GETDENTSPLUS_IOC on /dev/getdentsplus (misc device), which
- *    also works where kprobes are unavailable and which strace decodes.
+ *    also works where kprobes are unavailable and which strace decodes;
+ *    device=0 leaves it out (seccomp filters see only syscall numbers).
  *
  * Both call gdp_getdentsplus() (getdentsplus-walk.c).
  *
@@ -60,6 +61,20 @@ MODULE_PARM_DESC(nr, "syscall number, a reserved table hole in 387..423 (default
 static bool gdp_want_syscall = true;
 module_param_named(syscall, gdp_want_syscall, bool, 0444);
 MODULE_PARM_DESC(syscall, "provide the syscall through a kprobe (default 1); 0: ioctl only");
+
+/*
+ * A seccomp filter that allows or denies the syscall by number knows
+ * nothing of the ioctl on /dev/getdentsplus (mode 0666), which performs
+ * the same operation: device=0 leaves the syscall as the only way in.
+ */
+static bool gdp_want_device = true;
+module_param_named(device, gdp_want_device, bool, 0444);
+MODULE_PARM_DESC(device, "provide /dev/getdentsplus (default 1); 0: syscall only (for seccomp filters that only know syscall numbers)");
+
+/* Testing only: every entry that resolves fails with this errno. */
+int gdp_test_entry_errno;
+module_param_named(test_entry_errno, gdp_test_entry_errno, int, 0600);
+MODULE_PARM_DESC(test_entry_errno, "testing only: make every entry fail with this errno (as the filesystem returned it, before mapping); 0: off");
 
 /* ---- the syscall -------------------------------------------------- */
 
@@ -219,19 +234,34 @@ static int __init gdp_init(void)
 		goto err_out;
 	}
 
-	err = misc_register(&gdp_misc);
-	if (err) {
-		pr_err("cannot register %s (%d)\n", GETDENTSPLUS_DEVICE, err);
+	if (!gdp_want_syscall && !gdp_want_device) {
+		pr_err("syscall=0 and device=0: nothing to provide\n");
+		err = -EINVAL;
 		goto err_out;
+	}
+
+	if (gdp_want_device) {
+		err = misc_register(&gdp_misc);
+		if (err) {
+			pr_err("cannot register %s (%d)\n", GETDENTSPLUS_DEVICE,
+			       err);
+			goto err_out;
+		}
 	}
 
 	if (gdp_want_syscall)
 		gdp_syscall_init();
 	else
 		gdp_nr = 0;
+	if (!gdp_want_device && !gdp_nr) {
+		pr_err("device=0 and no syscall: nothing to provide\n");
+		err = -ENODEV;
+		goto err_out;
+	}
 
 	pr_info("ABI %d, %s, syscall %u%s\n", GETDENTSPLUS_ABI_VERSION,
-		GETDENTSPLUS_DEVICE, gdp_nr, gdp_nr ? "" : " (none)");
+		gdp_want_device ? GETDENTSPLUS_DEVICE : "no device", gdp_nr,
+		gdp_nr ? "" : " (none)");
 	return 0;
 
 err_out:
@@ -241,7 +271,8 @@ err_out:
 static void __exit gdp_exit(void)
 {
 	gdp_syscall_exit();
-	misc_deregister(&gdp_misc);
+	if (gdp_want_device)
+		misc_deregister(&gdp_misc);
 	synchronize_rcu_tasks();
 }
 

@@ -11,7 +11,10 @@
  *     getattr while the filesystem holds the directory locked;
  *  3. after iterate_dir() returns, for each staged name: look it up with the
  *     caller's permissions, cross mounts, vfs_getattr(), attribute bits,
- *     build the record in zeroed memory, copy_to_user();
+ *     build the record in zeroed memory, copy_to_user(); every name comes
+ *     from the kernel's staged copy and every lookup starts at the struct
+ *     file taken in step 1: nothing is read back from user memory and the
+ *     fd number is not looked up again;
  *  4. leave the position right after the last delivered record, so that
  *     getdents64, lseek and getdentsplus can be mixed on one fd.
  *
@@ -29,8 +32,11 @@
 #include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/err.h>
+#include <linux/errno.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/kdev_t.h>
+#include <linux/magic.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/mount.h>
@@ -38,6 +44,7 @@
 #include <linux/path.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/stat.h>
 #include <linux/string.h>
@@ -74,8 +81,8 @@ struct gdp_stage {
 
 /* One request, as the per-entry code needs it. */
 struct gdp_req {
-	int dirfd;
-	struct file *dir;
+	struct file *dir;	/* held for the whole call */
+	struct path root;	/* the caller's root (a reference) */
 	u32 mask;
 	u32 flags;
 	unsigned int query_flags;	/* AT_STATX_* for vfs_getattr() */
@@ -147,43 +154,191 @@ static bool gdp_is_dots(const struct gdp_staged *e)
 	       (e->namelen == 1 || (e->namelen == 2 && e->name[1] == '.'));
 }
 
+/* fstatat() needs search permission on the directory for every name. */
+static int gdp_may_search(const struct path *dir)
+{
+	return inode_permission(gdp_mnt_idmap(dir->mnt), d_inode(dir->dentry),
+				MAY_EXEC);
+}
+
+/*
+ * ".." of the directory, as a path walk's ".." step goes: the caller's
+ * root is its own parent; at the root of a mount, climb to where the mount
+ * is attached (through mounts stacked on mount roots), staying put when
+ * that reaches the caller's root or a mount without a parent; then the
+ * parent dentry, ENOENT if a bind mount's subtree no longer contains it;
+ * then down into whatever is mounted on the result (no automount).
+ */
+static int gdp_dotdot(const struct gdp_req *req, struct path *path)
+{
+	struct path p = req->dir->f_path;
+	struct dentry *parent;
+	int err;
+
+	path_get(&p);
+	if (path_equal(&p, &req->root))
+		goto down;
+	if (p.dentry == p.mnt->mnt_root) {
+		struct path up = p;
+
+		path_get(&up);
+		for (;;) {
+			if (!follow_up(&up) || path_equal(&up, &req->root)) {
+				path_put(&up);
+				goto down;
+			}
+			if (up.dentry != up.mnt->mnt_root)
+				break;
+		}
+		path_put(&p);
+		p = up;
+	}
+	parent = dget_parent(p.dentry);
+	if (p.mnt->mnt_root != p.mnt->mnt_sb->s_root &&
+	    !is_subdir(parent, p.mnt->mnt_root)) {
+		dput(parent);
+		path_put(&p);
+		return -ENOENT;
+	}
+	dput(p.dentry);
+	p.dentry = parent;
+down:
+	if (d_managed(p.dentry)) {
+		err = gdp_follow_down(&p);
+		if (err) {
+			path_put(&p);
+			return err;
+		}
+	}
+	*path = p;
+	return 0;
+}
+
 /*
  * The full path walk, for what a one-component lookup cannot do exactly as
- * fstatat() would: "." and ".." (mount roots, chroot), symlinks to follow
- * (nested links, "..", magic links) and automount points to trigger.  The
- * name is written into the caller's buffer, at the place of the record's
- * name, and the walk starts at dirfd, like fstatat(dirfd, name).
+ * fstatat() would: symlinks to follow (nested links, "..", absolute and
+ * magic links) and automount points to trigger.  The kernel exports no walk
+ * that starts at a given path and keeps the caller's root (vfs_path_lookup()
+ * and file_open_root() make their start the root), so the walk runs with a
+ * private fs_struct whose working directory is the directory's own path and
+ * whose root is the caller's: kern_path() on the staged (kernel) copy of
+ * the name then resolves exactly what fstatat(dirfd, name) would, without
+ * reading user memory or the fd table again.
+ *
+ * The private fs_struct replaces current->fs only for the walk, under
+ * task_lock() as unshare_fs_struct() does; it borrows references the call
+ * holds anyway (the file pins its path, req->root is held) and nobody else
+ * keeps a pointer to it: readers of another task's fs_struct
+ * (/proc/PID/cwd, root) use it under that same task_lock().  Other threads
+ * keep the shared one; an execve() in another thread meanwhile counts one
+ * sharer less and treats the exec as shared-fs unsafe (setuid bits not
+ * honoured): the safe direction.  What the walk itself reads of
+ * current->fs is the root (the caller's) and the working directory: the
+ * latter differs from the caller's only for a magic link to the caller's
+ * own cwd (procfs), which gdp_walk_proc_link() handles when the listed
+ * entry is that link; a symlink elsewhere whose target runs through it
+ * resolves it to the listed directory.
  */
-static int gdp_walk_user(const struct gdp_req *req,
-			 const struct gdp_staged *e, char __user *uname,
+static int gdp_walk_name(const struct gdp_req *req, const char *name,
 			 struct path *path)
 {
-	if (copy_to_user(uname, e->name, e->namelen + 1))
-		return -EFAULT;
-	return user_path_at(req->dirfd, uname, req->lookup_flags, path);
+	struct fs_struct fs = {
+		.users = 1,
+		.umask = current_umask(),
+		.root = req->root,
+		.pwd = req->dir->f_path,
+	};
+	struct fs_struct *shared;
+	int err;
+
+	gdp_fs_struct_init_locks(&fs);
+	task_lock(current);
+	shared = current->fs;
+	current->fs = &fs;
+	task_unlock(current);
+
+	err = kern_path(name, req->lookup_flags, path);
+
+	task_lock(current);
+	current->fs = shared;
+	task_unlock(current);
+	return err;
+}
+
+/*
+ * A symlink on procfs, to follow.  procfs's magic links read the calling
+ * task's own state, and one of them reads the fs_struct that
+ * gdp_walk_name() replaces: /proc/<self>/cwd would resolve to the listed
+ * directory.  A magic link ignores where the walk started, so walk with
+ * the caller's real fs_struct to the link by its absolute path (d_path()
+ * from the caller's root), once without following to check that it is
+ * this very dentry, then following.  Where that does not reach the link
+ * (unreachable from the root, a component not searchable, renamed
+ * meanwhile) the private walk answers, exact for every link but a cwd
+ * link of the caller itself.
+ */
+static int gdp_walk_proc_link(const struct gdp_req *req, struct dentry *link,
+			      const char *name, struct path *path)
+{
+	struct path lp = { .mnt = req->dir->f_path.mnt, .dentry = link };
+	struct path check;
+	char *buf, *abs;
+	bool same = false;
+	int err;
+
+	buf = kmalloc(PATH_MAX, GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return -ENOMEM;
+	abs = d_path(&lp, buf, PATH_MAX);
+	if (!IS_ERR(abs) && *abs == '/' &&
+	    !kern_path(abs, 0, &check)) {
+		same = check.mnt == lp.mnt && check.dentry == link;
+		path_put(&check);
+	}
+	if (same)
+		err = kern_path(abs, req->lookup_flags, path);
+	else
+		err = gdp_walk_name(req, name, path);
+	kfree(buf);
+	return err;
 }
 
 /* What fstatat(dirfd, name) would stat, with the caller's permissions. */
 static int gdp_resolve(const struct gdp_req *req, const struct gdp_staged *e,
-		       char __user *uname, struct path *path)
+		       struct path *path)
 {
 	const struct path *dir = &req->dir->f_path;
 	struct dentry *dentry;
 	int err;
 
-	if (gdp_is_dots(e))
-		return gdp_walk_user(req, e, uname, path);
+	if (gdp_is_dots(e)) {
+		err = gdp_may_search(dir);
+		if (err)
+			return err;
+		if (e->namelen == 2)
+			return gdp_dotdot(req, path);
+		/* "." is the directory itself, as the walk leaves it. */
+		*path = *dir;
+		path_get(path);
+		return 0;
+	}
 
 	/* Checks MAY_EXEC on the directory; -ENOENT if it vanished. */
 	dentry = gdp_lookup_positive(dir, e->name, e->namelen);
 	if (IS_ERR(dentry))
 		return PTR_ERR(dentry);
 
+	if ((req->flags & GDP_FOLLOW) && d_is_symlink(dentry) &&
+	    dentry->d_sb->s_magic == PROC_SUPER_MAGIC) {
+		err = gdp_walk_proc_link(req, dentry, e->name, path);
+		dput(dentry);
+		return err;
+	}
 	if (((req->flags & GDP_FOLLOW) && d_is_symlink(dentry)) ||
 	    (!(req->flags & GDP_NO_AUTOMOUNT) &&
 	     (READ_ONCE(dentry->d_flags) & DCACHE_NEED_AUTOMOUNT))) {
 		dput(dentry);
-		return gdp_walk_user(req, e, uname, path);
+		return gdp_walk_name(req, e->name, path);
 	}
 
 	path->mnt = mntget(dir->mnt);
@@ -197,6 +352,35 @@ static int gdp_resolve(const struct gdp_req *req, const struct gdp_staged *e,
 		}
 	}
 	return 0;
+}
+
+/*
+ * A per-entry error as user space may see it.  Lookups and getattr can
+ * fail with the kernel's internal codes (>= 512: ERESTARTSYS when a signal
+ * interrupts a wait, NFS's ENOTSUPP/EJUKEBOX/EBADHANDLE, ...), which a
+ * syscall's return never shows (the entry code restarts or converts them).
+ * In a record they would be numbers no libc knows.
+ */
+static int gdp_entry_errno(int err)
+{
+	switch (err) {
+	case -ERESTARTSYS:
+	case -ERESTARTNOINTR:
+	case -ERESTARTNOHAND:
+	case -ERESTART_RESTARTBLOCK:
+		return EINTR;		/* interrupted: retry with fstatat */
+	case -ENOIOCTLCMD:
+		return ENOTTY;
+	case -EOPENSTALE:
+		return ESTALE;
+	case -ENOTSUPP:
+		return EOPNOTSUPP;
+	case -EJUKEBOX:
+		return EAGAIN;		/* the server asks to retry later */
+	}
+	if (err >= 0 || -err >= ERESTARTSYS)
+		return EIO;
+	return -err;
 }
 
 static void gdp_ts(struct statx_timestamp *to, const struct timespec64 *from)
@@ -242,7 +426,7 @@ static void gdp_fill_statx(struct statx *sx, const struct kstat *ks,
  */
 static void gdp_fill_record(const struct gdp_req *req,
 			    const struct gdp_staged *e,
-			    struct getdentsplus_entry *rec, char __user *urec)
+			    struct getdentsplus_entry *rec)
 {
 	struct path path;
 	struct kstat ks;
@@ -256,9 +440,13 @@ static void gdp_fill_record(const struct gdp_req *req,
 	memcpy(rec->name, e->name, e->namelen);
 	rec->attr_unknown = GDP_ATTR_ALL;
 
-	err = gdp_resolve(req, e, urec + GDP_REC_HDR, &path);
+	err = gdp_resolve(req, e, &path);
 	if (err)
 		goto err_entry;
+	/* Fault injection for the test suite (parameter test_entry_errno). */
+	err = -READ_ONCE(gdp_test_entry_errno);
+	if (unlikely(err < 0 && err > -MAX_ERRNO))
+		goto err_path;
 
 	memset(&ks, 0, sizeof(ks));
 	err = vfs_getattr(&path, &ks, req->mask, req->query_flags);
@@ -274,15 +462,25 @@ static void gdp_fill_record(const struct gdp_req *req,
 err_path:
 	path_put(&path);
 err_entry:
-	rec->error = -err;
+	rec->error = gdp_entry_errno(err);
 }
 
-/* Put the position on @pos like lseek(SEEK_SET), so the fs sees it. */
+/*
+ * Put the position on @pos like lseek(SEEK_SET), so the fs sees it.  @pos
+ * is a d_off the filesystem itself reported during this call, so its
+ * ->llseek accepts it.  vfs_llseek() fails only with -ESPIPE, when the
+ * directory cannot seek at all (no ->llseek, or FMODE_LSEEK cleared): its
+ * readdir then has no state but the position, which iterate_dir() hands it
+ * from f_pos, so writing f_pos (what default_llseek() does) is that seek.
+ * Any other failure leaves the position where the filesystem put it: the
+ * staged entries are skipped rather than the filesystem's own state
+ * contradicted.
+ */
 static void gdp_set_pos(struct file *file, loff_t pos)
 {
 	if (file->f_pos == pos)
 		return;
-	if (vfs_llseek(file, pos, SEEK_SET) < 0)
+	if (vfs_llseek(file, pos, SEEK_SET) == -ESPIPE)
 		file->f_pos = pos;
 }
 
@@ -307,7 +505,7 @@ static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
 			break;
 		}
 		memset(rec, 0, reclen);
-		gdp_fill_record(req, e, rec, ubuf + done);
+		gdp_fill_record(req, e, rec);
 		if (copy_to_user(ubuf + done, rec, reclen)) {
 			err = -EFAULT;
 			break;
@@ -337,12 +535,25 @@ static int gdp_check_args(size_t size, u32 mask, u32 flags)
 	return 0;
 }
 
+/*
+ * Staging bytes for a request of @size: a staged entry takes at most
+ * 27 + namelen bytes where its record takes at least 297 + namelen, so a
+ * quarter of the request holds every batch whose names average up to 63
+ * bytes (longer names end a batch early, never wrongly), and one entry of
+ * any length always fits (its record fits in @size, or the call is EINVAL).
+ */
+static size_t gdp_stage_cap(size_t size)
+{
+	return clamp_t(size_t, size / 4,
+		       min_t(size_t, size, GDP_STAGED_LEN(GDP_NAME_MAX)),
+		       GDP_STAGE_MAX);
+}
+
 long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		      u32 statx_mask, u32 flags)
 {
 	struct gdp_stage st = { .ctx.actor = gdp_stage_actor };
 	struct gdp_req req = {
-		.dirfd = dirfd,
 		.mask = statx_mask,
 		.flags = flags,
 	};
@@ -381,20 +592,29 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	if (!S_ISDIR(file_inode(file)->i_mode))
 		goto err_fdput;
 
-	ret = -ENOMEM;
-	rec = kmalloc(GDP_RECLEN(GDP_NAME_MAX), GFP_KERNEL);
-	if (!rec)
+	/*
+	 * What fdget_pos() does for getdents64, taken unconditionally, but
+	 * killable, and before any allocation: tasks queued on one shared fd
+	 * hold no buffers while they wait.
+	 */
+	if (mutex_lock_killable(&file->f_pos_lock)) {
+		ret = -EINTR;
 		goto err_fdput;
-	st.cap = clamp_t(size_t, size / 2, GDP_STAGE_MIN, GDP_STAGE_MAX);
+	}
+	ret = -ENOMEM;
+	rec = kmalloc(min_t(size_t, size, GDP_RECLEN(GDP_NAME_MAX)),
+		      GFP_KERNEL_ACCOUNT);
+	if (!rec)
+		goto err_unlock;
+	st.cap = gdp_stage_cap(size);
 	st.buf = kvmalloc(st.cap, GFP_KERNEL_ACCOUNT);
 	if (!st.buf)
 		goto err_free_rec;
 	st.ubuf = ubuf;
 	st.out_left = size;
 	gdp_dir_context_set_count(&st.ctx, size);
+	get_fs_root(current->fs, &req.root);
 
-	/* What fdget_pos() does for getdents64, taken unconditionally. */
-	mutex_lock(&file->f_pos_lock);
 	pos = file->f_pos;
 	ret = iterate_dir(file, &st.ctx);
 	if (st.last)
@@ -403,11 +623,13 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		ret = gdp_emit(&req, &st, rec, ubuf, pos);
 	else if (ret >= 0)
 		ret = st.error;		/* 0 at end of directory */
-	mutex_unlock(&file->f_pos_lock);
 
+	path_put(&req.root);
 	kvfree(st.buf);
 err_free_rec:
 	kfree(rec);
+err_unlock:
+	mutex_unlock(&file->f_pos_lock);
 err_fdput:
 	fdput(f);
 	return ret;

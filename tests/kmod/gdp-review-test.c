@@ -26,14 +26,30 @@
  *                                      entry twice or missing
  *   gdp-review-test seek DIR           lseek to each record's d_off, then a
  *                                      one-record call returns the next one
+ *   gdp-review-test acl-cached DIR FILE SUBDIR  GDP_ATTR_CACHED after
+ *                                      drop_caches: ACL bits unknown, known
+ *                                      once read (issue 7)
+ *   gdp-review-test name-race DIR CALLS  names are not read back from the
+ *                                      user buffer (issue 8, fix 1)
+ *   gdp-review-test dup2-race DIR CALLS  the fd is not looked up again
+ *                                      (issue 8, fix 2)
+ *   gdp-review-test lockwait DIR N     N tasks queued on one fd's position
+ *                                      lock hold no buffers; the wait is
+ *                                      killable (issue 8, fix 3)
+ *   gdp-review-test errmap DIR IN OUT  with test_entry_errno=IN every
+ *                                      record's error is OUT (fix 4)
+ *   gdp-review-test nodevice DIR       loaded with device=0: no device,
+ *                                      the syscall works
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,11 +59,14 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
+#include <linux/userfaultfd.h>
 #include <linux/getdentsplus.h>
 
 #define REQ_MASK (STATX_BASIC_STATS | STATX_BTIME)
@@ -531,6 +550,518 @@ static int cmd_seek(const char *dir)
 	return 0;
 }
 
+/* ---- issue 7: attribute bits only from memory (GDP_ATTR_CACHED) ------ */
+
+static struct getdentsplus_entry *list_all(int fd, char *buf, size_t size, unsigned flags, long *n)
+{
+	lseek(fd, 0, SEEK_SET);
+	*n = call_ioctl(fd, buf, size, REQ_MASK, flags);
+	return *n > 0 ? (void *)buf : NULL;
+}
+
+/* ACL bits of a record: 1 present, 0 absent, -1 unknown. */
+static int acl_state(const struct getdentsplus_entry *r, unsigned bit)
+{
+	return r->attr & bit ? 1 : r->attr_unknown & bit ? -1 : 0;
+}
+
+static int drop_caches(void)
+{
+	sync();
+	int f = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	int ok = f >= 0 && write(f, "3\n", 2) == 2;
+	if (f >= 0)
+		close(f);
+	return ok;
+}
+
+/*
+ * After drop_caches the inodes of FILE (an access ACL) and SUBDIR (a
+ * default ACL) are read again without their ACLs: with GDP_ATTR_CACHED
+ * their ACL bits are unknown (error 0, stat data valid); once the ACLs
+ * have been read (getxattr, as getfacl does) they are known.  Without the
+ * flag on ext4 (not remote) every bit is known and equals getxattr.
+ */
+static int cmd_acl_cached(const char *dir, const char *file, const char *subdir)
+{
+	static char buf[1 << 18];
+	const unsigned A = GDP_ATTR_ACL_ACCESS, D = GDP_ATTR_ACL_DEFAULT;
+	char path[4096];
+	long n;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || !drop_caches())
+		return tap(0, "acl-cached: open %s / drop_caches: %s", dir, strerror(errno));
+	list_all(fd, buf, sizeof buf, GDP_WANT_ACL | GDP_ATTR_CACHED, &n);
+	if (n < 0)
+		return tap(0, "acl-cached: call with GDP_ATTR_CACHED: %s", strerror(errno));
+	struct getdentsplus_entry *f = find(buf, n, file), *d = find(buf, n, subdir);
+	int unknown = 0;
+	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r))
+		unknown += acl_state(r, A) < 0;
+	tap(f && d && !f->error && !d->error && (f->stx.stx_mask & STATX_INO) &&
+	    acl_state(f, A) < 0 && acl_state(d, A) < 0 && acl_state(d, D) < 0,
+	    "acl-cached: after drop_caches, GDP_ATTR_CACHED: %s and %s have their ACL bits unknown, error 0, stat data filled (%d of the entries unknown)",
+	    file, subdir, unknown);
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	ssize_t fa = getxattr(path, "system.posix_acl_access", NULL, 0);
+	snprintf(path, sizeof path, "%s/%s", dir, subdir);
+	ssize_t da = getxattr(path, "system.posix_acl_access", NULL, 0);
+	ssize_t dd = getxattr(path, "system.posix_acl_default", NULL, 0);
+	list_all(fd, buf, sizeof buf, GDP_WANT_ACL | GDP_ATTR_CACHED, &n);
+	f = find(buf, n, file);
+	d = find(buf, n, subdir);
+	tap(fa > 0 && da < 0 && dd > 0 && f && d && acl_state(f, A) == 1 && acl_state(d, A) == 0 &&
+	    acl_state(d, D) == 1,
+	    "acl-cached: after reading their ACLs (getxattr, like getfacl) the bits are known: %s access %d, %s access %d default %d",
+	    file, f ? acl_state(f, A) : -9, subdir, d ? acl_state(d, A) : -9, d ? acl_state(d, D) : -9);
+
+	/* Without the flag (ext4 is not remote): all known, equal to getxattr. */
+	list_all(fd, buf, sizeof buf, GDP_WANT_ACL, &n);
+	int bad = 0, nrec = 0;
+	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r), nrec++) {
+		if (r->error)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, r->name);
+		int want = S_ISLNK(r->stx.stx_mode) ? 0 : getxattr(path, "system.posix_acl_access", NULL, 0) > 0;
+		if (acl_state(r, A) != want) {
+			printf("# acl-cached: %s: access %d, getxattr %d\n", r->name, acl_state(r, A), want);
+			bad++;
+		}
+	}
+	tap(n > 0 && !bad, "acl-cached: without the flag on ext4 every access-ACL bit of %d records is known and equals getxattr", nrec);
+
+	/* That uncached call filled the ACL cache of every entry. */
+	list_all(fd, buf, sizeof buf, GDP_WANT_ACL | GDP_ATTR_CACHED, &n);
+	unknown = 0;
+	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r))
+		unknown += !r->error && (acl_state(r, A) < 0 || (S_ISDIR(r->stx.stx_mode) && acl_state(r, D) < 0));
+	tap(n > 0 && unknown == 0, "acl-cached: after an uncached call, GDP_ATTR_CACHED knows every ACL bit (%d unknown)", unknown);
+	close(fd);
+	return 0;
+}
+
+/* ---- issue 8 fix 1: names are never read back from user memory -------- */
+
+struct rewriter {
+	char *buf;
+	long offs[64];
+	int noffs;
+	volatile int stop;
+	long writes;
+};
+
+static void *rewrite_names(void *arg)
+{
+	struct rewriter *w = arg;
+	while (!w->stop) {
+		for (int i = 0; i < w->noffs; i++) {
+			char *p = w->buf + w->offs[i];
+			p[0] = '/';
+			__atomic_store_n(&p[1], 0, __ATOMIC_RELAXED);
+		}
+		w->writes++;
+	}
+	return NULL;
+}
+
+static void mkfile(const char *path)
+{
+	int f = open(path, O_CREAT | O_WRONLY, 0644);
+	if (f >= 0)
+		close(f);
+}
+
+/*
+ * DIR (made here, on tmpfs): 8 files and 8 symlinks to them; listed with
+ * GDP_FOLLOW while a second thread keeps writing "/" at the place of every
+ * record's name in the buffer.  Every record of ".", ".." and the links
+ * must still carry the stat data of its own name, never that of "/".
+ */
+static int cmd_name_race(const char *dir, int calls)
+{
+	static char buf[1 << 16];
+	char path[4096];
+	mkdir(dir, 0755);
+	for (int i = 0; i < 8; i++) {
+		char t[16];
+		snprintf(path, sizeof path, "%s/f%d", dir, i);
+		mkfile(path);
+		snprintf(path, sizeof path, "%s/s%d", dir, i);
+		snprintf(t, sizeof t, "f%d", i);
+		if (symlink(t, path) && errno != EEXIST)
+			return tap(0, "name-race: symlink %s: %s", path, strerror(errno));
+	}
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	long n;
+	if (fd < 0 || !list_all(fd, buf, sizeof buf, GDP_FOLLOW, &n))
+		return tap(0, "name-race: first listing of %s: %s", dir, strerror(errno));
+	struct rewriter w = { .buf = buf };
+	uint64_t want_ino[64], want_dino[64];
+	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n && w.noffs < 64; r = NEXT(r)) {
+		struct statx sx;
+		if (statx(fd, r->name, 0, STATX_INO, &sx))
+			return tap(0, "name-race: statx %s: %s", r->name, strerror(errno));
+		want_ino[w.noffs] = sx.stx_ino;
+		want_dino[w.noffs] = r->d_ino;
+		w.offs[w.noffs++] = (char *)r - buf + offsetof(struct getdentsplus_entry, name);
+	}
+	pthread_t th;
+	pthread_create(&th, NULL, rewrite_names, &w);
+	long bad = 0, done = 0, shifted = 0;
+	for (int c = 0; c < calls; c++) {
+		list_all(fd, buf, sizeof buf, GDP_FOLLOW, &n);
+		int i = 0;
+		for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n && i < w.noffs; r = NEXT(r), i++) {
+			if (r->d_ino != want_dino[i]) {
+				shifted++;	/* the layout changed: not a verdict */
+				break;
+			}
+			if (r->error || r->stx.stx_ino != want_ino[i])
+				bad++;
+		}
+		done++;
+	}
+	w.stop = 1;
+	pthread_join(th, NULL);
+	tap(bad == 0 && done > shifted,
+	    "name-race: %ld calls with GDP_FOLLOW while another thread writes \"/\" over every name in the buffer (%ld rewrites): %ld records of ., .., symlinks with another file's stat data",
+	    done, w.writes, bad);
+	close(fd);
+	return 0;
+}
+
+/* ---- issue 8 fix 2: the fd is not looked up again ---------------------- */
+
+struct dupper {
+	int fd, fd1, fd2;
+	volatile int stop;
+	long swaps;
+};
+
+static void *dup_loop(void *arg)
+{
+	struct dupper *d = arg;
+	while (!d->stop) {
+		dup2(d->fd2, d->fd);
+		dup2(d->fd1, d->fd);
+		d->swaps++;
+	}
+	return NULL;
+}
+
+/*
+ * DIR/a and DIR/b (made here; tmpfs): each has a symlink "l" to its own
+ * first file and 200 files.  One thread lists fd (GDP_FOLLOW) while
+ * another dup2()s DIR/a and DIR/b over it: whichever directory a call
+ * lists, its ".", ".." and "l" records must be that directory's.
+ */
+static int cmd_dup2_race(const char *dir, int calls)
+{
+	static char buf[1 << 17];
+	char path[4096];
+	const char *sub[2] = { "a", "b" };
+	uint64_t want_dot[2], want_l[2], want_dotdot;
+	int fds[2];
+	mkdir(dir, 0755);
+	for (int k = 0; k < 2; k++) {
+		char t[16];
+		snprintf(path, sizeof path, "%s/%s", dir, sub[k]);
+		mkdir(path, 0755);
+		snprintf(path, sizeof path, "%s/%s/l", dir, sub[k]);
+		snprintf(t, sizeof t, "%s0", sub[k]);
+		symlink(t, path);	/* first: tmpfs lists it last */
+		for (int i = 0; i < 200; i++) {
+			snprintf(path, sizeof path, "%s/%s/%s%d", dir, sub[k], sub[k], i);
+			mkfile(path);
+		}
+		snprintf(path, sizeof path, "%s/%s", dir, sub[k]);
+		fds[k] = open(path, O_RDONLY | O_DIRECTORY);
+		struct statx sx;
+		if (fds[k] < 0 || statx(fds[k], ".", 0, STATX_INO, &sx))
+			return tap(0, "dup2-race: %s: %s", path, strerror(errno));
+		want_dot[k] = sx.stx_ino;
+		if (statx(fds[k], "l", 0, STATX_INO, &sx))
+			return tap(0, "dup2-race: %s/l: %s", path, strerror(errno));
+		want_l[k] = sx.stx_ino;
+	}
+	struct statx sx;
+	if (statx(AT_FDCWD, dir, 0, STATX_INO, &sx))
+		return tap(0, "dup2-race: %s: %s", dir, strerror(errno));
+	want_dotdot = sx.stx_ino;
+	struct dupper d = { .fd = dup(fds[0]), .fd1 = fds[0], .fd2 = fds[1] };
+	pthread_t th;
+	pthread_create(&th, NULL, dup_loop, &d);
+	long bad = 0, seen[2] = { 0, 0 };
+	for (int c = 0; c < calls; c++) {
+		long n;
+		if (!list_all(d.fd, buf, sizeof buf, GDP_FOLLOW, &n))
+			continue;
+		int k = -1;
+		for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r))
+			if (r->name[0] == 'a' || r->name[0] == 'b') {
+				k = r->name[0] == 'b';
+				break;
+			}
+		if (k < 0)
+			continue;
+		seen[k]++;
+		for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r)) {
+			uint64_t want = !strcmp(r->name, ".") ? want_dot[k] : !strcmp(r->name, "..") ? want_dotdot :
+					!strcmp(r->name, "l") ? want_l[k] : 0;
+			if (want && (r->error || r->stx.stx_ino != want)) {
+				if (bad < 5)
+					printf("# dup2-race: %s/%s: ino %llu, want %llu (error %d)\n", sub[k], r->name,
+					       (unsigned long long)r->stx.stx_ino, (unsigned long long)want, r->error);
+				bad++;
+			}
+		}
+	}
+	d.stop = 1;
+	pthread_join(th, NULL);
+	tap(bad == 0 && seen[0] && seen[1],
+	    "dup2-race: %d calls while another thread dup2()s over the fd (%ld swaps; listed a %ld times, b %ld): %ld records of ., .., l from the other directory",
+	    calls, d.swaps, seen[0], seen[1], bad);
+	return 0;
+}
+
+/* ---- issue 8 fix 3: no memory held while waiting for f_pos_lock -------- */
+
+/* A memory cgroup NAME under the cgroup2 root (mounted if it is not). */
+static int cg_make(const char *name, char *dir, size_t len)
+{
+	struct statfs sfs;
+	const char *root = "/sys/fs/cgroup";
+	if ((statfs(root, &sfs) || sfs.f_type != 0x63677270 /* CGROUP2_SUPER_MAGIC */) &&
+	    mount("cgroup2", root, "cgroup2", 0, NULL))
+		return 0;
+	char p[256];
+	snprintf(p, sizeof p, "%s/cgroup.subtree_control", root);
+	int f = open(p, O_WRONLY);
+	if (f < 0 || write(f, "+memory", 7) != 7) {
+		if (f >= 0)
+			close(f);
+		return 0;
+	}
+	close(f);
+	snprintf(dir, len, "%s/%s", root, name);
+	return !mkdir(dir, 0755) || errno == EEXIST;
+}
+
+static long cg_current(const char *dir)
+{
+	char p[512];
+	long v = -1;
+	snprintf(p, sizeof p, "%s/memory.current", dir);
+	FILE *f = fopen(p, "r");
+	if (!f || fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int cg_join(const char *dir)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/cgroup.procs", dir);
+	int f = open(p, O_WRONLY);
+	int ok = f >= 0 && write(f, "0", 1) == 1;
+	if (f >= 0)
+		close(f);
+	return ok;
+}
+
+static char task_state(pid_t pid)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	FILE *f = fopen(path, "r");
+	char st = '?';
+	if (f && fgets(line, sizeof line, f)) {
+		char *p = strrchr(line, ')');
+		if (p && p[1] == ' ')
+			st = p[2];
+	}
+	if (f)
+		fclose(f);
+	return st;
+}
+
+/* Wait until all N tasks are in state ST; a hang detector, not a timing
+ * assertion: 120 s under TCG is far beyond what this takes. */
+static int wait_state(const pid_t *pids, int n, char st)
+{
+	for (int t = 0; t < 6000; t++) {
+		int k = 0;
+		for (int i = 0; i < n; i++)
+			k += task_state(pids[i]) == st;
+		if (k == n)
+			return 1;
+		usleep(20000);
+	}
+	return 0;
+}
+
+struct holder {
+	int fd;
+	char *buf;
+	size_t size;
+	long ret;
+	int err;
+};
+
+static void *hold_lock(void *arg)
+{
+	struct holder *h = arg;
+	h->ret = call_ioctl(h->fd, h->buf, h->size, REQ_MASK, 0);
+	h->err = errno;
+	return NULL;
+}
+
+/*
+ * One call on DIR's fd holds the position lock while it waits for a
+ * userfaultfd page of its buffer; NWAIT processes sharing the fd then call
+ * with 1 MiB buffers and queue on the lock.  What they are charged
+ * meanwhile (memory.current of a memory cgroup they joined before calling;
+ * the module's allocations are GFP_KERNEL_ACCOUNT) must stay far below the
+ * staging buffer a call allocates (a quarter of the request), against the
+ * same processes blocked in read() on a pipe in another cgroup; a
+ * SIGKILLed waiter must die while the lock is still held (killable wait).
+ */
+static int cmd_lockwait(const char *dir, int nwait)
+{
+	const size_t wsize = 1 << 20;
+	pid_t *pids = calloc(nwait, sizeof *pids);
+	char cgbase[256], cgwait[256];
+	int p[2];
+	if (!cg_make("gdp-base", cgbase, sizeof cgbase) || !cg_make("gdp-wait", cgwait, sizeof cgwait))
+		return tap(0, "lockwait: memory cgroups under /sys/fs/cgroup: %s", strerror(errno));
+	if (pipe(p))
+		return tap(0, "lockwait: pipe: %s", strerror(errno));
+	fflush(stdout);
+	for (int i = 0; i < nwait; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			char c;
+			close(p[1]);
+			if (!cg_join(cgbase))
+				_exit(2);
+			volatile char *b = malloc(wsize);
+			(void)b;
+			_exit(read(p[0], &c, 1) < 0);
+		}
+	}
+	close(p[0]);
+	int ok1 = wait_state(pids, nwait, 'S');
+	long base = cg_current(cgbase);
+	close(p[1]);
+	for (int i = 0; i < nwait; i++)
+		waitpid(pids[i], NULL, 0);
+
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t hsize = 16 * pg;
+	char *hb = mmap(NULL, hsize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .range = { (uintptr_t)hb, hsize }, .mode = UFFDIO_REGISTER_MODE_MISSING };
+	if (fd < 0 || hb == MAP_FAILED || uffd < 0 || ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg))
+		return tap(0, "lockwait: setup (open, mmap, userfaultfd): %s", strerror(errno));
+	struct holder h = { .fd = fd, .buf = hb, .size = hsize };
+	pthread_t th;
+	lseek(fd, 0, SEEK_SET);
+	pthread_create(&th, NULL, hold_lock, &h);
+	struct uffd_msg msg;
+	if (read(uffd, &msg, sizeof msg) != sizeof msg || msg.event != UFFD_EVENT_PAGEFAULT)
+		return tap(0, "lockwait: no userfaultfd page fault from the holding call: %s", strerror(errno));
+
+	fflush(stdout);
+	for (int i = 0; i < nwait; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			if (!cg_join(cgwait))
+				_exit(2);
+			char *b = malloc(wsize);
+			long r = call_ioctl(fd, b, wsize, REQ_MASK, 0);
+			_exit(r < 0);
+		}
+	}
+	int ok2 = wait_state(pids, nwait, 'D');
+	long held = cg_current(cgwait);
+	long per = (held - base) / nwait;
+
+	kill(pids[0], SIGKILL);
+	int died = 0;
+	for (int t = 0; t < 1000 && !died; t++) {	/* 20 s: a hang detector */
+		if (waitpid(pids[0], NULL, WNOHANG) == pids[0])
+			died = 1;
+		else
+			usleep(20000);
+	}
+	struct uffdio_zeropage zp = { .range = { (uintptr_t)hb, hsize } };
+	if (ioctl(uffd, UFFDIO_ZEROPAGE, &zp))
+		printf("# lockwait: UFFDIO_ZEROPAGE: %s\n", strerror(errno));
+	pthread_join(th, NULL);
+	int failed = 0;
+	if (!died)
+		waitpid(pids[0], NULL, 0);
+	for (int i = 1; i < nwait; i++) {
+		int st;
+		waitpid(pids[i], &st, 0);
+		failed += !WIFEXITED(st) || WEXITSTATUS(st);
+	}
+	printf("# lockwait: memory.current %ld bytes for %d tasks in read(), %ld for %d queued on the lock\n",
+	       base, nwait, held, nwait);
+	tap(ok1 && ok2 && base >= 0 && held >= 0 && per < 64 * 1024,
+	    "lockwait: %d tasks queued on one fd's position lock are charged %ld bytes each beyond tasks blocked in read() (< 64 KiB; a 1 MiB request stages 256 KiB)",
+	    nwait, per);
+	tap(died, "lockwait: a SIGKILLed waiter dies while the lock is still held (killable wait)");
+	tap(h.ret > 0 && failed == 0, "lockwait: the holder (%ld bytes) and the %d waiters complete once the fault is served (%d failed)",
+	    h.ret, nwait - 1, failed);
+	rmdir(cgbase);
+	rmdir(cgwait);
+	close(uffd);
+	close(fd);
+	return 0;
+}
+
+/* ---- issue 8 fix 4: kernel-internal errors are mapped ------------------ */
+
+/* With test_entry_errno=IN set, every record's error must be OUT. */
+static int cmd_errmap(const char *dir, int in, int out)
+{
+	static char buf[1 << 16];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	long n;
+	int bad = 0, nrec = 0, got = 0;
+	if (fd < 0 || !list_all(fd, buf, sizeof buf, GDP_WANT_ACL, &n))
+		return tap(0, "errmap: %s: %s", dir, strerror(errno));
+	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r), nrec++) {
+		static const struct statx zero;
+		got = r->error;
+		bad += r->error != out || memcmp(&r->stx, &zero, sizeof zero) || r->attr;
+	}
+	tap(!bad && nrec > 0, "errmap: an entry failing with %d reports error %d (%d records; last %d)", in, out, nrec, got);
+	close(fd);
+	return 0;
+}
+
+/* ---- device=0 ----------------------------------------------------------- */
+
+static int cmd_nodevice(const char *dir)
+{
+	static char buf[1 << 16];
+	int dev = open(GETDENTSPLUS_DEVICE, O_RDONLY);
+	int e = errno;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	long n = syscall(gdp_nr, fd, buf, sizeof buf, REQ_MASK, 0);
+	tap(dev < 0 && e == ENOENT && gdp_nr > 0 && n > 0,
+	    "nodevice: with device=0 there is no %s (%s) and syscall %d works (%ld bytes)",
+	    GETDENTSPLUS_DEVICE, dev < 0 ? strerror(e) : "it exists", gdp_nr, n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setup();
@@ -555,6 +1086,18 @@ int main(int argc, char **argv)
 		cmd_efault_race(argv[2], atoi(argv[3]));
 	else if (!strcmp(c, "seek") && argc == 3)
 		cmd_seek(argv[2]);
+	else if (!strcmp(c, "acl-cached") && argc == 5)
+		cmd_acl_cached(argv[2], argv[3], argv[4]);
+	else if (!strcmp(c, "name-race") && argc == 4)
+		cmd_name_race(argv[2], atoi(argv[3]));
+	else if (!strcmp(c, "dup2-race") && argc == 4)
+		cmd_dup2_race(argv[2], atoi(argv[3]));
+	else if (!strcmp(c, "lockwait") && argc == 4)
+		cmd_lockwait(argv[2], atoi(argv[3]));
+	else if (!strcmp(c, "errmap") && argc == 5)
+		cmd_errmap(argv[2], atoi(argv[3]), atoi(argv[4]));
+	else if (!strcmp(c, "nodevice") && argc == 3)
+		cmd_nodevice(argv[2]);
 	else
 		return 2;
 	return failures ? 1 : 0;

@@ -946,7 +946,7 @@ static int cmd_badinput(const char *dir, const char *file)
 		E(gdp_call(v, ffd, buf, sizeof buf, REQ_MASK, 0), ENOTDIR, "%s: regular file fd", w);
 		E(gdp_call(v, fd, buf, 0, REQ_MASK, 0), EINVAL, "%s: size 0", w);
 		E(gdp_call(v, fd, buf, min - 1, REQ_MASK, 0), EINVAL, "%s: size ENTRY_MIN-1", w);
-		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, 0x80), EINVAL, "%s: unknown flag 0x80", w);
+		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, GDP_FLAGS_ALL + 1), EINVAL, "%s: unknown flag %#x", w, GDP_FLAGS_ALL + 1);
 		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, 0x80000000u), EINVAL, "%s: unknown flag 0x80000000", w);
 		E(gdp_call(v, fd, buf, sizeof buf, 0x80000000u, 0), EINVAL, "%s: statx mask bit 0x80000000", w);
 		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK | STATX_MNT_ID, 0), EINVAL,

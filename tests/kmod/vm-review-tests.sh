@@ -10,8 +10,10 @@
 # GDP_NO_AUTOMOUNT, an idmapped mount (records and search permission
 # through the mapping), ".." at a chroot's root, /proc (magic links with
 # GDP_FOLLOW, other users' /proc/1 as uid 65534), EFAULT while a tmpfs
-# directory changes, lseek to every d_off, and the nr= range.  Leaves the
-# module loaded with its defaults.
+# directory changes, lseek to every d_off, the nr= range, GDP_ATTR_CACHED,
+# the four fixes of issue 8 (races on names and the fd, memory while
+# queued, error mapping) and device=0.  Leaves the module loaded with its
+# defaults.
 T=/usr/bin/gdp-review-test
 E=/mnt/ext4/tree
 export LC_ALL=C TZ=UTC
@@ -48,6 +50,28 @@ r $T seek $E
 r $T seek /mnt/tmp/tree
 r $T seek $E/many
 
+# Issue 7: GDP_ATTR_CACHED (ACL bits from the inode's ACL cache only).
+r $T acl-cached $E file-acl dir-defacl
+# Issue 8's four fixes: names from kernel copies, no second fd lookup,
+# nothing allocated while queued on the position lock (killable), and
+# kernel-internal errors mapped (through the test_entry_errno parameter).
+r $T name-race /mnt/tmp/name-race 3000
+rm -rf /mnt/tmp/name-race
+r $T dup2-race /mnt/tmp/dup2-race 2000
+rm -rf /mnt/tmp/dup2-race
+r $T lockwait $E 64
+P=/sys/module/getdentsplus/parameters/test_entry_errno
+if [ -w $P ]; then
+	# ERESTARTSYS -> EINTR, ENOTSUPP (NFS) -> EOPNOTSUPP, EJUKEBOX ->
+	# EAGAIN, another internal code -> EIO, a plain errno unchanged.
+	for m in 512:4 524:95 528:11 521:5 13:13; do
+		echo ${m%:*} >$P && r $T errmap $E ${m%:*} ${m#*:}
+	done
+	echo 0 >$P
+else
+	echo "not ok - review: errmap: no writable $P"
+fi
+
 # nr= outside 387..423 is refused; an i386 hole as nr stays ENOSYS for
 # int $0x80 callers (the ia32 ni_syscall shares the probed address).
 if rmmod getdentsplus; then
@@ -64,6 +88,20 @@ if rmmod getdentsplus; then
 		rmmod getdentsplus
 	else
 		echo "not ok - review: insmod nr=388"
+	fi
+	# device=0: no /dev/getdentsplus (seccomp filters see syscall numbers
+	# only), the syscall alone; with syscall=0 too there is nothing left.
+	if insmod /getdentsplus.ko device=0; then
+		r $T nodevice $E
+		rmmod getdentsplus
+	else
+		echo "not ok - review: insmod device=0"
+	fi
+	if insmod /getdentsplus.ko device=0 syscall=0 2>/dev/null; then
+		echo "not ok - review: insmod device=0 syscall=0 refused: it loaded"
+		rmmod getdentsplus
+	else
+		echo "ok - review: insmod device=0 syscall=0 refused (nothing to provide)"
 	fi
 	insmod /getdentsplus.ko || echo "not ok - review: insmod again with defaults"
 else

@@ -27,12 +27,15 @@
  * batch: the call returns their bytes.  Per-entry failures never fail the
  * call: they are reported in the record's "error" field (ENOENT: the name
  * vanished since the directory was read; EACCES: no search permission on
- * the directory; ELOOP, ...) with stx and attr all zero.
+ * the directory; ELOOP, ...) with stx and attr all zero.  The error is
+ * always a positive errno user space knows (never a kernel-internal code:
+ * an entry interrupted by a signal reports EINTR; retry it with fstatat).
  *
  * The syscall number is not fixed: the module picks a free slot of the
  * x86-64 table and publishes it in /sys/module/getdentsplus/parameters/nr
  * (0 there: the syscall is not available, use the ioctl).
- * The same operation is available as GETDENTSPLUS_IOC on /dev/getdentsplus.
+ * The same operation is available as GETDENTSPLUS_IOC on /dev/getdentsplus
+ * (absent when the module was loaded with device=0).
  */
 #ifndef _UAPI_LINUX_GETDENTSPLUS_H
 #define _UAPI_LINUX_GETDENTSPLUS_H
@@ -51,7 +54,8 @@
 #define GDP_WANT_ACL		0x0010	/* compute GDP_ATTR_ACL_ACCESS/DEFAULT */
 #define GDP_WANT_LABEL		0x0020	/* compute GDP_ATTR_LABEL */
 #define GDP_WANT_CAP		0x0040	/* compute GDP_ATTR_CAP */
-#define GDP_FLAGS_ALL		0x007f
+#define GDP_ATTR_CACHED		0x0080	/* attribute bits only from memory */
+#define GDP_FLAGS_ALL		0x00ff
 /* GDP_STATX_FORCE_SYNC together with GDP_STATX_DONT_SYNC: EINVAL. */
 
 /*
@@ -68,6 +72,39 @@
 #define GDP_ATTR_LABEL		0x0004	/* security.selinux exists */
 #define GDP_ATTR_CAP		0x0008	/* security.capability exists */
 #define GDP_ATTR_ALL		0x000f
+
+/*
+ * Known and unknown attribute bits.  For every entry (error 0) and every
+ * GDP_ATTR_* bit exactly one of these holds:
+ *   - the bit is set in attr: the attribute is present;
+ *   - the bit is clear in attr and in attr_unknown: known absent;
+ *   - the bit is set in attr_unknown (and clear in attr): not determined.
+ * User space that needs an unknown bit asks for it itself (getxattr(2),
+ * as GNU ls would), and may do so for many entries at once.  An unknown
+ * bit is not an error: the entry's error stays 0 and its stx is valid.
+ * A bit is unknown when
+ *   - it was not asked for (GDP_WANT_*; GDP_ATTR_ACL_DEFAULT of a
+ *     non-directory is known absent whenever ACLs are asked for);
+ *   - reading it failed with an error other than ENODATA/EOPNOTSUPP;
+ *   - the "cached" rule below applies and memory does not answer it.
+ *
+ * The cached rule: attribute bits come only from what the kernel holds in
+ * memory, never from a round trip to a server or a daemon:
+ *   - ACL bits from the inode's ACL cache (what the kernel keeps after any
+ *     ACL read: getfacl, ls -l, an earlier call, the filesystem's own
+ *     revalidation drops it).  An inode whose filesystem has no POSIX ACL
+ *     support, or whose ACLs the filesystem never fetches (no ->get_acl),
+ *     answers "absent" as without the rule.  Not cached: unknown.
+ *   - GDP_ATTR_LABEL and GDP_ATTR_CAP: on a remote filesystem (below)
+ *     unknown; on any other filesystem read as without the rule (a local
+ *     xattr read: possibly a disk read, never a network round trip).
+ * The rule applies to the whole call with GDP_ATTR_CACHED, and, without
+ * the flag, to every entry that lives on a filesystem where reading an
+ * attribute may be a network or daemon round trip: NFS, SMB/CIFS, FUSE
+ * (fuseblk too), Ceph, 9P, AFS, Coda, OrangeFS, GFS2, OCFS2, Lustre, GPFS
+ * (by statfs f_type).  Stat data is never affected: it is what statx(2)
+ * with the same AT_STATX_* flag returns, attribute cache included.
+ */
 
 /*
  * One record.  Records start 8-byte aligned; reclen covers the header, the
