@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls-gather.c -- filling struct fileinfo for command-line operands and
    directory entries.
 

@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: GPL-3.0-or-later
 ## tests/local.mk: everything "make check" runs.
 include tests/unit/local.mk
 include tests/gnu/local.mk
