@@ -385,20 +385,21 @@ BLOCK_SIZE (default --block-size), POSIXLY_CORRECT (512-byte blocks;\n\
 options end at the first FILE), TERM and COLORTERM (whether --color=auto\n\
 colors without LS_COLORS), TZ, and the locale variables LC_ALL,\n\
 LC_COLLATE, LC_CTYPE, LC_TIME, LANG.\n\
-Those of lsplus alone:\n\
+\n\
+Environment variables of lsplus alone:\n\
   LSPLUS_BACKEND=WORD        how directories are read: auto (the default:\n\
-                               getdentsplus if its kernel module is loaded,\n\
-                               else sync), getdentsplus (the module: no\n\
-                               system call per file), uring (io_uring\n\
-                               batches), sync (getdents64 + statx); naming\n\
-                               a backend that is not available, or an\n\
-                               unknown WORD, is an error (exit status 2)\n\
+                             getdentsplus if its kernel module is loaded,\n\
+                             else sync), getdentsplus (the module: no\n\
+                             system call per file), uring (io_uring\n\
+                             batches), sync (getdents64 + statx); naming\n\
+                             a backend that is not available, or an\n\
+                             unknown WORD, is an error (exit status 2)\n\
   LSPLUS_THREADS=0|1         sync backend: 0 never shares a big directory\n\
-                               with a helper thread, 1 always does (with 2\n\
-                               or more CPUs); unset: only when a CPU is idle\n\
+                             with a helper thread, 1 always does (with 2\n\
+                             or more CPUs); unset: only when a CPU is idle\n\
   LSPLUS_URING_BATCH=N       uring backend: operations in flight, 8 to 4096\n\
-                               (default 256); any other value makes the\n\
-                               backend unavailable\n\
+                             (default 256); any other value makes the\n\
+                             backend unavailable\n\
 \n\
 Exit status:\n\
  0  if OK,\n\
