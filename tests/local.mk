@@ -4,3 +4,4 @@ include tests/unit/local.mk
 include tests/gnu/local.mk
 include tests/syscalls/local.mk
 include tests/kmod/local.mk
+include tests/tools/local.mk
