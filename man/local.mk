@@ -31,3 +31,10 @@ man/ls.1: $(top_srcdir)/man/ls.x src/ls$(EXEEXT)
 	  echo "$@: $(HELP2MAN) is needed (apt-get install help2man)" >&2; \
 	  exit 1; \
 	fi
+
+## In a VPATH build the page regenerated from the fresh src/ls lives in the
+## build tree: distclean removes that copy (never the source tree's).
+distclean-local: distclean-local-man
+distclean-local-man:
+	-test . = "$(srcdir)" || rm -f man/ls.1 man/ls.1-t
+.PHONY: distclean-local-man
