@@ -12,7 +12,8 @@
 # no file behind (/usr/src, /var/lib/dkms, /lib/modules).
 #
 # Run as root by tools/run-tests (once, not in make check: ~5 minutes on
-# 2 busy cores, mostly the package build).  Exit 0 pass, 1 fail, 77 skip
+# 2 cores, mostly the package build; 18 min wall, 2.5 min CPU while
+# five engineers shared the machine).  Exit 0 pass, 1 fail, 77 skip
 # (not root, not Debian, or the tools cannot be installed).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -92,7 +93,8 @@ lintian --fail-on error --suppress-tags-from-file /dev/null \
 	cat "$work/lintian.log"
 	fail "lintian reports errors"
 }
-sed 's/^/packages:   lintian: /' "$work/lintian.log"
+grep -v 'running with root privileges' "$work/lintian.log" |
+	sed 's/^/packages:   lintian: /' || true
 
 # Contents.
 dpkg-deb -c "$deb" | awk '{ print $6 }' >"$work/lsplus.list"
@@ -143,12 +145,12 @@ apt_get purge lsplus getdentsplus-dkms >"$work/purge.log" 2>&1 || {
 }
 installed=
 left=
-[ -e "/usr/src/getdentsplus-$ver" ] && left="$left /usr/src/getdentsplus-$ver"
-[ -e /var/lib/dkms/getdentsplus ] && left="$left /var/lib/dkms/getdentsplus"
-[ -e /usr/include/linux/getdentsplus.h ] && left="$left /usr/include/linux/getdentsplus.h"
-[ -e /usr/bin/lsplus-ls ] && left="$left /usr/bin/lsplus-ls"
-for m in /lib/modules/*/updates/dkms/getdentsplus.ko*; do
-	[ -e "$m" ] && left="$left $m"
+for f in "/usr/src/getdentsplus-$ver" /var/lib/dkms/getdentsplus \
+	/usr/include/linux/getdentsplus.h /usr/bin/lsplus-ls \
+	/usr/share/man/man1/lsplus-ls.1.gz /lib/modules/*/updates/dkms/getdentsplus.ko*; do
+	if [ -e "$f" ]; then
+		left="$left $f"
+	fi
 done
 [ -z "$left" ] || fail "left behind after purge:$left"
 say "PASS: built, lintian clean, installed, module built for $kver, purged"
