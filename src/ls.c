@@ -406,6 +406,14 @@ Environment variables of lsplus alone:\n\
   LSPLUS_URING_BATCH=N       uring backend: operations in flight, 8 to 4096\n\
                              (default 256); any other value makes the\n\
                              backend unavailable\n\
+  LSPLUS_REMOTE=WORD         the kind every filesystem is taken for: auto\n\
+                             (the default: from /proc/self/mountinfo),\n\
+                             local, net (GNU's own attribute probes, calls\n\
+                             overlapped on threads), fuse (overlapped);\n\
+                             another WORD is an error (exit status 2)\n\
+  LSPLUS_REMOTE_THREADS=N    threads that overlap per-file calls on remote\n\
+                             filesystems, 1 to 256 (default 64); another\n\
+                             value is an error (exit status 2)\n\
 \n\
 Exit status:\n\
  0  if OK,\n\
