@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/vm-bench.sh: the in-VM half of bench/run-vm (busybox sh, run by
 # tests/kmod/init in its "demo" slot, with getdentsplus.ko loaded).
 #

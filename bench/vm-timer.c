@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench/vm-timer.c -- run a command with its output thrown away and print
    its wall time, peak RSS and exit status: "SECONDS MAXRSS_KIB STATUS".
 

@@ -282,4 +282,4 @@ module_exit(gdp_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("getdentsplus: directory entries with stat data and attribute bits, in batches");
 MODULE_AUTHOR("lsplus project");
-MODULE_VERSION("0.1");
+MODULE_VERSION(GDP_VERSION);

@@ -1,6 +1,9 @@
+## SPDX-License-Identifier: GPL-2.0
 ## kernel-module/local.mk: the module is built by kbuild (see
 ## kernel-module/Makefile and tests/kmod); automake only ships it.
-noinst_HEADERS += kernel-module/include/uapi/linux/getdentsplus.h
+## The uapi header is installed too (programs using the module need it).
+linuxincludedir = $(includedir)/linux
+linuxinclude_HEADERS = kernel-module/include/uapi/linux/getdentsplus.h
 EXTRA_DIST += kernel-module/Kbuild kernel-module/Makefile \
 	kernel-module/dkms.conf kernel-module/README.md \
 	kernel-module/getdentsplus-main.c kernel-module/getdentsplus-walk.c \

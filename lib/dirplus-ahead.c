@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus-ahead.c -- read directories ahead on remote filesystems.
 
    ls -R lists one directory after another; on NFS each directory costs a

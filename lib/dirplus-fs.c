@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus-fs.c -- what kind of filesystem a device holds, and so how its
    entries are best read.
 

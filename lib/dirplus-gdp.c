@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus-gdp.c -- the getdentsplus backend: one call of the kernel
    module returns a buffer of records, each a directory entry with its
    stat data and attribute bits (kernel-module/include/uapi/linux/

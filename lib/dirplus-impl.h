@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus-impl.h -- internals shared by dirplus.c and its backends.
 
    File map:

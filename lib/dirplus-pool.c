@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus-pool.c -- the remote pool: overlap per-entry calls that are
    network (or FUSE daemon) round trips.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus-sync.c -- the portable backend: getdents64, then per entry one
    statx relative to the directory fd and at most one listxattr (none when
    no attribute bit is asked, none on a filesystem known to lack xattrs).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus-uring.c -- the io_uring backend: getdents64 for the names, then
    one ring submission of IORING_OP_STATX for the whole batch (relative to
    the directory fd) and, when attribute bits are asked, a second one of
@@ -87,12 +88,22 @@ dirplus_uring_probe (void)
     goto done;
   probe_state = -1;
 
+  /* LSPLUS_URING_BATCH: a decimal 8..4096; anything else makes this
+     backend unavailable (EINVAL), as an unknown LSPLUS_BACKEND does.  */
   const char *env = getenv ("LSPLUS_URING_BATCH");
-  batch = env && atoi (env) > 0 ? atoi (env) : URING_BATCH_DEFAULT;
-  if (batch < 8)
-    batch = 8;
-  if (batch > 4096)
-    batch = 4096;
+  batch = URING_BATCH_DEFAULT;
+  if (env && *env)
+    {
+      char *end;
+      errno = 0;
+      long n = strtol (env, &end, 10);
+      if (errno || *end || end == env || n < 8 || n > 4096)
+        {
+          probe_errno = EINVAL;
+          goto done;
+        }
+      batch = n;
+    }
 
   int r = ring_create (batch);
   if (r < 0)

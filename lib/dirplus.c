@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus.c -- the dirplus API: backend choice, open/read/close, the
    getdents64 batching and attribute logic the backends share.
 

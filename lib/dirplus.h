@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus.h -- read a directory: names, stat data and attribute bits.
 
    One API, three backends chosen at run time (best first):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # lsplus.m4 -- lsplus's own configure probes.
 
 # LSPLUS_WARNINGS: -Wall -Wextra where the compiler takes them.

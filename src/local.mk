@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: GPL-3.0-or-later
 ## src/local.mk: the ls program.
 bin_PROGRAMS += src/ls
 src_ls_SOURCES = \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls-color.c -- LS_COLORS parsing and colouring of file names for lsplus ls.
 
    The colour database is a table of "indicators" (two-letter keys such as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls-gather.c -- filling struct fileinfo for command-line operands and
    directory entries.
 
@@ -21,9 +22,11 @@
 #include <unistd.h>
 
 #include "ls.h"
+#include "areadlink.h"
 #include "canonicalize.h"
 #include "dirplus.h"
 #include "error.h"
+#include "obstack.h"
 #include "quote.h"
 #include "xalloc.h"
 
@@ -89,60 +92,36 @@ file_ignored (char const *name)
   return patterns_match (ignore_patterns, name);
 }
 
-/* The names of the listing's files live in a pool of chunks that
-   listing_clear frees all at once: no malloc per name, none of malloc's
-   per-block overhead (a directory of a million entries is held whole
-   unless it is streamed).  There is one listing at a time.  */
-struct name_chunk
-{
-  struct name_chunk *prev;
-  size_t used, size;
-  char data[];
-};
-enum { NAME_CHUNK_SIZE = 64 * 1024 - 64 };
-static struct name_chunk *name_pool;
+/* The names of the listing's files live in an obstack that listing_clear
+   empties all at once: no malloc per name, none of malloc's per-block
+   overhead (a directory of a million entries is held whole unless it is
+   streamed).  Names are packed byte after byte (alignment 1).  There is
+   one listing at a time.  */
+static struct obstack name_pool;
+static char *name_pool_base;	/* the pool's first object, NULL before */
 
 /** A copy of NAME in the name pool.  */
 static char *
 pool_strdup (char const *name)
 {
-  size_t n = strlen (name) + 1;
-  if (!name_pool || name_pool->size - name_pool->used < n)
+  if (!name_pool_base)
     {
-      size_t size = n < NAME_CHUNK_SIZE ? NAME_CHUNK_SIZE : n;
-      struct name_chunk *c = xmalloc (offsetof (struct name_chunk, data)
-                                      + size);
-      c->prev = name_pool;
-      c->used = 0;
-      c->size = size;
-      name_pool = c;
+      obstack_specify_allocation (&name_pool, 64 * 1024 - 64, 1,
+                                  xmalloc, free);
+      name_pool_base = obstack_alloc (&name_pool, 1);
     }
-  char *p = name_pool->data + name_pool->used;
-  memcpy (p, name, n);
-  name_pool->used += n;
-  return p;
+  return obstack_copy0 (&name_pool, name, strlen (name));
 }
 
-/** Forget every name in the pool; keep one chunk of the usual size for
-   the next listing.  */
+/** Forget every name in the pool; its first chunk stays for the next
+   listing.  */
 static void
 pool_clear (void)
 {
-  struct name_chunk *keep = NULL;
-  while (name_pool)
+  if (name_pool_base)
     {
-      struct name_chunk *prev = name_pool->prev;
-      if (!keep && name_pool->size == NAME_CHUNK_SIZE)
-        keep = name_pool;
-      else
-        free (name_pool);
-      name_pool = prev;
-    }
-  name_pool = keep;
-  if (keep)
-    {
-      keep->prev = NULL;
-      keep->used = 0;
+      obstack_free (&name_pool, name_pool_base);
+      name_pool_base = obstack_alloc (&name_pool, 1);
     }
 }
 
@@ -283,33 +262,6 @@ attach (char const *dirpath, char const *name)
   return p;
 }
 
-/** Read the target of symlink NAME in DIRFD (SIZE_HINT from st_size);
-   NULL with errno on failure.  */
-static char *
-read_link (int dirfd, char const *name, off_t size_hint)
-{
-  size_t size = 0 < size_hint && size_hint < 65536 ? size_hint + 1 : 256;
-  for (;;)
-    {
-      char *buf = xmalloc (size);
-      ssize_t n = readlinkat (dirfd, name, buf, size);
-      if (n < 0)
-        {
-          int e = errno;
-          free (buf);
-          errno = e;
-          return NULL;
-        }
-      if ((size_t) n < size)
-        {
-          buf[n] = '\0';
-          return buf;
-        }
-      free (buf);
-      size *= 2;
-    }
-}
-
 /** The security context of NAME in DIRFD for -Z, or NULL with errno.  */
 static char *
 get_context (int dirfd, char const *name, bool follow)
@@ -403,7 +355,7 @@ static void
 set_link (struct fileinfo *f, int dirfd, char const *name,
           char const *full_name, bool command_line_arg)
 {
-  f->linkname = read_link (dirfd, name, f->stat.st_size);
+  f->linkname = areadlinkat_with_size (dirfd, name, f->stat.st_size);
   if (!f->linkname)
     {
       file_failure (command_line_arg, "cannot read symbolic link %s",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls-layout.c -- arranging the names of one listing on the page, like
    GNU ls 9.1: one per line (-1), in columns (-C), across (-x), separated
    by commas (-m), or in long format (-l, one line per file via

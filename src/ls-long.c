@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls-long.c -- the long format (-l) of lsplus's ls: mode string, link
    count, owner/group/author, sizes and device numbers, the -i/-s/-Z
    columns, the timestamp and the symlink target, with the column widths

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls-name.c -- printing file names for lsplus ls: quoting styles, -q,
    screen widths, type indicators (-F -p --file-type), hyperlinks, and the
    "frills" (-i -s -Z) of the short formats.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls-out.c -- the one path of every byte ls writes to standard output.
 
    Keeps dired_pos, the count of bytes written so far, and records the

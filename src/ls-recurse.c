@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls-recurse.c -- listing the operands and directories, and -R.
 
    Operands that are files are listed first (in one listing), then each

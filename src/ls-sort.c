@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls-sort.c -- ordering the files of one listing, like GNU ls 9.1.
 
    sort_files() orders a vector of fileinfo pointers by the key chosen with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls-time.c -- timestamps in lsplus's ls long format: --time-style,
    TIME_STYLE, --full-time, the six-month rule, birth times, and the
    fallbacks GNU ls 9.1 uses when a time cannot be shown.  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls.c -- main program of lsplus's ls, a drop-in GNU ls 9.1 clone.
 
    File map (one concern per file):
@@ -70,7 +71,6 @@
 #include "minmax.h"
 #include "progname.h"
 #include "quote.h"
-#include "version-etc.h"
 #include "xalloc.h"
 #include "xstrtol.h"
 
@@ -114,9 +114,6 @@ struct quoting_options *dirname_quoting_options;
 char const *long_time_format[2];
 int exit_status;
 int dirplus_backend;
-
-/* Used by version_etc for --version.  */
-char const version_etc_copyright[] = "Copyright %s %d the lsplus authors.";
 
 /* Codes of the long options that have no short form.  */
 enum
@@ -248,7 +245,10 @@ static enum when const when_vals[] =
   WHEN_IF_TTY, WHEN_IF_TTY, WHEN_IF_TTY
 };
 
-/** Exit with STATUS; for a failure, only point at --help like GNU.  */
+/** Exit with STATUS; for a failure, only point at --help like GNU.
+   The text is lsplus's own (a deliberate deviation), but it describes
+   exactly GNU ls 9.1's option semantics.  help2man turns it into the man
+   page (man/local.mk): keep GNU's layout of option lines.  */
 static _Noreturn void
 usage (int status)
 {
@@ -262,33 +262,41 @@ usage (int status)
   printf ("Usage: %s [OPTION]... [FILE]...\n", program_name);
   fputs ("\
 List information about the FILEs (the current directory by default).\n\
-Entries are sorted alphabetically unless a sort option is given.\n\
-This is lsplus's ls: it accepts every option of GNU ls 9.1 and prints\n\
-the same output.\n\
+Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.\n\
+This is lsplus's ls: it accepts every option of GNU ls 9.1 with the same\n\
+meaning and prints the same output, reading directories faster.\n\
 \n\
 Mandatory arguments to long options are mandatory for short options too.\n\
   -a, --all                  do not ignore entries starting with .\n\
   -A, --almost-all           do not list implied . and ..\n\
       --author               with -l, print the author of each file\n\
   -b, --escape               print C-style escapes for nongraphic characters\n\
-      --block-size=SIZE      with -l, scale sizes by SIZE when printing them\n\
+      --block-size=SIZE      with -l, scale sizes by SIZE when printing them;\n\
+                               e.g., '--block-size=M'; see SIZE format below\n\
   -B, --ignore-backups       do not list implied entries ending with ~\n\
-  -c                         with -lt: sort by, and show, ctime;\n\
-                               with -l: show ctime, sort by name;\n\
+  -c                         with -lt: sort by, and show, ctime (time of last\n\
+                               change of file status information);\n\
+                               with -l: show ctime and sort by name;\n\
                                otherwise: sort by ctime, newest first\n\
   -C                         list entries by columns\n\
-      --color[=WHEN]         colorize the output (always, auto, never)\n\
+      --color[=WHEN]         color the output WHEN (a bare --color means\n\
+                               always); see the colors paragraph below\n\
   -d, --directory            list directories themselves, not their contents\n\
   -D, --dired                generate output designed for Emacs' dired mode\n\
-  -f                         list all entries in directory order\n\
-  -F, --classify[=WHEN]      append indicator (one of */=>@|) to entries\n\
+  -f                         list all entries in directory order: like -aU,\n\
+                               and cancels -l, -s, --color and --hyperlink\n\
+                               given before it\n\
+  -F, --classify[=WHEN]      append indicator (one of */=>@|) to entries WHEN\n\
+                               (a bare --classify or -F means always)\n\
       --file-type            likewise, except do not append '*'\n\
       --format=WORD          across -x, commas -m, horizontal -x, long -l,\n\
                                single-column -1, verbose -l, vertical -C\n\
       --full-time            like -l --time-style=full-iso\n\
   -g                         like -l, but do not list owner\n\
       --group-directories-first\n\
-                             group directories before files\n\
+                             group directories before files; can be combined\n\
+                               with a --sort option, but --sort=none (-U)\n\
+                               disables grouping\n\
   -G, --no-group             in a long listing, don't print group names\n\
   -h, --human-readable       with -l and -s, print sizes like 1K 234M 2G etc.\n\
       --si                   likewise, but use powers of 1000 not 1024\n\
@@ -299,16 +307,18 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                that points to a directory\n\
       --hide=PATTERN         do not list implied entries matching shell\n\
                                PATTERN (overridden by -a or -A)\n\
-      --hyperlink[=WHEN]     hyperlink file names (always, auto, never)\n\
+      --hyperlink[=WHEN]     hyperlink file names WHEN (bare: always)\n\
       --indicator-style=WORD\n\
                              append indicator with style WORD to entry names:\n\
                                none (default), slash (-p),\n\
                                file-type (--file-type), classify (-F)\n\
   -i, --inode                print the index number of each file\n\
   -I, --ignore=PATTERN       do not list implied entries matching shell PATTERN\n\
-  -k, --kibibytes            default to 1024-byte blocks for file system usage\n\
+  -k, --kibibytes            default to 1024-byte blocks for file system usage;\n\
+                               used only with -s and per directory totals\n\
   -l                         use a long listing format\n\
-  -L, --dereference          show information for the file a symbolic link\n\
+  -L, --dereference          when showing file information for a symbolic\n\
+                               link, show information for the file the link\n\
                                references rather than for the link itself\n\
   -m                         fill width with a comma separated list of entries\n\
   -n, --numeric-uid-gid      like -l, but list numeric user and group IDs\n\
@@ -317,26 +327,34 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -p, --indicator-style=slash\n\
                              append / indicator to directories\n\
   -q, --hide-control-chars   print ? instead of nongraphic characters\n\
-      --show-control-chars   show nongraphic characters as-is\n\
+                               (the default when output is a terminal)\n\
+      --show-control-chars   show nongraphic characters as-is (the default\n\
+                               when output is not a terminal)\n\
   -Q, --quote-name           enclose entry names in double quotes\n\
       --quoting-style=WORD   use quoting style WORD for entry names:\n\
                                literal, locale, shell, shell-always,\n\
                                shell-escape, shell-escape-always, c, escape\n\
+                               (overrides the QUOTING_STYLE variable)\n\
   -r, --reverse              reverse order while sorting\n\
   -R, --recursive            list subdirectories recursively\n\
   -s, --size                 print the allocated size of each file, in blocks\n\
   -S                         sort by file size, largest first\n\
       --sort=WORD            sort by WORD instead of name: none (-U), size (-S),\n\
                                time (-t), version (-v), extension (-X), width\n\
-      --time=WORD            select which timestamp to show or sort by:\n\
-                               atime, access, use (-u); ctime, status (-c);\n\
-                               mtime, modification (default); birth, creation\n\
+      --time=WORD            use another time than the modification time;\n\
+                               access time (-u): atime, access, use;\n\
+                               change time (-c): ctime, status;\n\
+                               birth time: birth, creation;\n\
+                               with -l, WORD determines which time to show;\n\
+                               with --sort=time, sort by WORD (newest first);\n\
+                               the modification time is the default and has\n\
+                               no WORD (mtime is rejected, as by GNU ls 9.1)\n\
       --time-style=TIME_STYLE\n\
                              time/date format with -l; see TIME_STYLE below\n\
   -t                         sort by time, newest first; see --time\n\
   -T, --tabsize=COLS         assume tab stops at each COLS instead of 8\n\
   -u                         with -lt: sort by, and show, access time;\n\
-                               with -l: show access time, sort by name;\n\
+                               with -l: show access time and sort by name;\n\
                                otherwise: sort by access time, newest first\n\
   -U                         do not sort; list entries in directory order\n\
   -v                         natural sort of (version) numbers within text\n\
@@ -346,29 +364,81 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -Z, --context              print any security context of each file\n\
       --zero                 end each output line with NUL, not newline\n\
   -1                         list one file per line\n\
-      --help        display this help and exit\n\
-      --version     output version information and exit\n\
+      --help                 display this help and exit\n\
+      --version              output version information and exit\n\
 \n\
-SIZE is an integer and optional unit (example: 10K is 10*1024); units are\n\
-K,M,G,T,P,E,Z,Y (powers of 1024) or KB,MB,... (powers of 1000).\n\
+The SIZE argument is an integer and optional unit (example: 10K is 10*1024).\n\
+Units are K,M,G,T,P,E,Z,Y (powers of 1024) or KB,MB,... (powers of 1000).\n\
+Binary prefixes can be used, too: KiB=K, MiB=M, and so on.\n\
 \n\
-TIME_STYLE is full-iso, long-iso, iso, locale or +FORMAT (as for date(1)),\n\
-optionally with a posix- prefix; the TIME_STYLE environment variable sets\n\
-the default.  WHEN is always, auto or never (default for --color: never).\n\
+The TIME_STYLE argument can be full-iso, long-iso, iso, locale, or +FORMAT.\n\
+FORMAT is interpreted like in date(1).  If FORMAT is FORMAT1<newline>FORMAT2,\n\
+then FORMAT1 applies to non-recent files and FORMAT2 to recent files.\n\
+TIME_STYLE prefixed with 'posix-' takes effect only outside the POSIX locale.\n\
+Also the TIME_STYLE environment variable sets the default style to use.\n\
 \n\
-Environment: COLUMNS, TABSIZE, LS_COLORS, QUOTING_STYLE, TIME_STYLE,\n\
-LS_BLOCK_SIZE, BLOCK_SIZE, POSIXLY_CORRECT, TZ and the locale variables\n\
-work as in GNU ls.  LSPLUS_BACKEND=auto|getdentsplus|uring|sync chooses how\n\
-directories are read: the getdentsplus kernel module, io_uring, or plain\n\
-getdents64 + statx; auto (the default) takes the best one available, and\n\
-naming an unavailable one is an error.\n\
+The WHEN argument defaults to 'always' and can also be 'auto' or 'never'\n\
+(synonyms: yes, force; tty, if-tty; no, none).\n\
+\n\
+Using color to distinguish file types is disabled both by default and\n\
+with --color=never.  With --color=auto, ls emits color codes only when\n\
+standard output is connected to a terminal.  The LS_COLORS environment\n\
+variable can change the settings.  Use the dircolors(1) command to set it.\n\
+\n\
+Environment variables, as in GNU ls: LS_COLORS, COLUMNS (default -w),\n\
+TABSIZE (default -T), TIME_STYLE, QUOTING_STYLE, LS_BLOCK_SIZE and\n\
+BLOCK_SIZE (default --block-size), POSIXLY_CORRECT (512-byte blocks;\n\
+options end at the first FILE), TERM and COLORTERM (whether --color=auto\n\
+colors without LS_COLORS), TZ, and the locale variables LC_ALL,\n\
+LC_COLLATE, LC_CTYPE, LC_TIME, LANG.\n\
+\n\
+Environment variables of lsplus alone:\n\
+  LSPLUS_BACKEND=WORD        how directories are read: auto (the default:\n\
+                             getdentsplus if its kernel module is loaded,\n\
+                             else sync), getdentsplus (the module: no\n\
+                             system call per file), uring (io_uring\n\
+                             batches), sync (getdents64 + statx); naming\n\
+                             a backend that is not available, or an\n\
+                             unknown WORD, is an error (exit status 2)\n\
+  LSPLUS_THREADS=0|1         sync backend: 0 never shares a big directory\n\
+                             with a helper thread, 1 always does (with 2\n\
+                             or more CPUs); unset: only when a CPU is idle\n\
+  LSPLUS_URING_BATCH=N       uring backend: operations in flight, 8 to 4096\n\
+                             (default 256); any other value makes the\n\
+                             backend unavailable\n\
+  LSPLUS_REMOTE=WORD         the kind every filesystem is taken for: auto\n\
+                             (the default: from /proc/self/mountinfo),\n\
+                             local, net (GNU's own attribute probes, calls\n\
+                             overlapped on threads), fuse (overlapped);\n\
+                             another WORD is an error (exit status 2)\n\
+  LSPLUS_REMOTE_THREADS=N    threads that overlap per-file calls on remote\n\
+                             filesystems, 1 to 256 (default 64); another\n\
+                             value is an error (exit status 2)\n\
 \n\
 Exit status:\n\
  0  if OK,\n\
  1  if minor problems (e.g., cannot access subdirectory),\n\
  2  if serious trouble (e.g., cannot access command-line argument).\n\
 ", stdout);
+  printf ("\nReport bugs to: <%s>\n", PACKAGE_BUGREPORT);
+  if (*PACKAGE_URL)
+    printf ("%s home page: <%s>\n", PACKAGE_NAME, PACKAGE_URL);
   exit (status);
+}
+
+/** Print --version: the year comes from configure (LSPLUS_COPYRIGHT_YEAR),
+   not from gnulib's version-etc.  */
+static void
+print_version (void)
+{
+  printf ("ls (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+  printf ("Copyright (C) %d the lsplus authors.\n", LSPLUS_COPYRIGHT_YEAR);
+  fputs ("\
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n\
+This is free software: you are free to change and redistribute it.\n\
+There is NO WARRANTY, to the extent permitted by law.\n\
+\n\
+Written by the lsplus authors (see the AUTHORS file).\n", stdout);
 }
 
 /** Whether standard output is a terminal (asked once).  */
@@ -652,8 +722,7 @@ decode_switches (int argc, char **argv)
         case HELP_OPTION:
           usage (EXIT_SUCCESS);
         case VERSION_OPTION:
-          version_etc (stdout, "ls", PACKAGE_NAME, PACKAGE_VERSION,
-                       "the lsplus authors", (char *) NULL);
+          print_version ();
           exit (EXIT_SUCCESS);
         default:
           usage (LS_FAILURE);

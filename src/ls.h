@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ls.h -- types, options and cross-file interfaces of lsplus's ls.
 
    The map of the ls-*.c files (one concern each) is at the top of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* dir_context actors return bool (true: continue) since 6.1; int before. */
 #include <linux/fs.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* follow_down(path, lookup_flags) (6.2+); 6.1 has follow_down(path). */
 #include <linux/namei.h>
 #include <linux/path.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * lookup_one_positive_unlocked(idmap, &qstr, base) (6.16+); before that
  * it took (userns-or-idmap, name, base, len).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * vfs_get_acl() (6.2+): the POSIX ACL API with its LSM hook.  Since 6.2
  * vfs_getxattr() no longer serves system.posix_acl_*.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """cases.py -- the option matrix of the GNU differential test.
 
 all_cases() returns a list of Case.  A case is one ls invocation: its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # diff-backend.sh -- sourced by tests/gnu/diff-BACKEND.test: runs the GNU
 # differential test (difftest.py) with LSPLUS_BACKEND=BACKEND for ours.
 # make check runs the tests from the top build directory with $srcdir set;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """difftest.py -- GNU differential test: run /bin/ls and ours, compare.
 
 Builds the fixture (fixture.py) in a fresh temporary directory, runs every

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """fixture.py -- build the awkward file tree the GNU differential test lists.
 
 Usage (as root):  fixture.py DIR     builds DIR/fx (DIR must exist)

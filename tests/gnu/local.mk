@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: GPL-3.0-or-later
 ## tests/gnu/local.mk: the GNU differential test (/bin/ls vs src/ls),
 ## one test script per directory-reading backend.
 GNU_DIFF_TESTS = \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tests/kmod/gdp-review-test.c: in-VM checks of getdentsplus.ko added by
  * the kernel-module review (TAP lines without numbers, like gdp-test).
  * Run by tests/kmod/vm-review-tests.sh inside the VM; built like gdp-test

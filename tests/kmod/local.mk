@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: GPL-3.0-or-later
 ## tests/kmod/local.mk: the QEMU VM tests of getdentsplus.ko.
 ##
 ## tests/kmod/run-vm.test boots Debian 12's kernel under QEMU (TCG) with

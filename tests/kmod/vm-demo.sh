@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/kmod/vm-demo.sh: in-VM part of tools/vm-demo (busybox sh).
 #
 # Builds a tree of $DIRS x $FILES files on the ext4 disk, then times

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/kmod/vm-gnudiff.sh: the GNU differential suite (tests/gnu/difftest.py:
 # /bin/ls vs src/ls, byte for byte) inside the VM with
 # LSPLUS_BACKEND=getdentsplus -- the one backend the host cannot test.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/kmod/vm-lib.sh: shared shell functions of the QEMU VM rig (sourced).
 #
 # Map of the rig (tests/kmod/):

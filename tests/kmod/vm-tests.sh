@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/kmod/vm-tests.sh: the in-VM test driver, run by /init (busybox sh).
 #
 # Prints TAP lines without numbers ("ok - ...", "not ok - ...") and "# "

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/syscalls/lib.sh -- shared by the syscall-count tests (sourced).
 #
 # Counting: strace -f writes the full trace and we tally it ourselves,

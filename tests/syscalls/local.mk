@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: GPL-3.0-or-later
 ## tests/syscalls/local.mk: syscall-count tests (strace).
 TESTS += tests/syscalls/ls-l.sh
 EXTRA_DIST += tests/syscalls/lib.sh tests/syscalls/ls-l.sh

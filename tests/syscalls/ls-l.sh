@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/syscalls/ls-l.sh -- syscall counts of `ls -l` on a 1,000-file
 # directory (issue 2): at most one statx per file, no per-file
 # getxattr/lgetxattr, at most one listxattr per file.  Prints our counts

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/syscalls/ls-lR-backends.sh -- syscall counts of `ls -lR` on 20,000
 # files in 200 directories, per dirplus backend (issue 4):
 #   uring:         <= 0.1 syscalls per listed file in total, and no statx,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/syscalls/ls-remote.sh -- on a filesystem taken as remote, lsplus
 # makes no more per-file calls than GNU ls 9.1 (issue 7).
 #

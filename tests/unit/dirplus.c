@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tests/unit/dirplus.c -- unit tests of lib/dirplus (every backend).
 
    Builds a tree in a temporary directory: regular files, directories,
