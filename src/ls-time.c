@@ -13,7 +13,6 @@
 #include "argmatch.h"
 #include "c-ctype.h"
 #include "error.h"
-#include "gettext.h"
 #include "hard-locale.h"
 #include "intprops.h"
 #include "mbswidth.h"
@@ -25,8 +24,6 @@
 #include "xalloc.h"
 
 #include "ls.h"
-
-#define _(msgid) gettext (msgid)
 
 /* The time zone of TZ, allocated on first use.  */
 static timezone_t local_tz;

@@ -248,7 +248,7 @@ usage (int status)
 {
   if (status != EXIT_SUCCESS)
     {
-      fprintf (stderr, "Try '%s --help' for more information.\n",
+      fprintf (stderr, _("Try '%s --help' for more information.\n"),
                program_name);
       exit (status);
     }
@@ -429,7 +429,7 @@ parse_tabsize (char const *arg)
   if (e == LONGINT_OK && val <= MIN (PTRDIFF_MAX, SIZE_MAX))
     return val;
   int err = (e == LONGINT_OVERFLOW || e == LONGINT_OK) ? EOVERFLOW : 0;
-  error (LS_FAILURE, err, "%s: %s", "invalid tab size", quote (arg));
+  error (LS_FAILURE, err, "%s: %s", _("invalid tab size"), quote (arg));
   abort ();
 }
 
@@ -442,16 +442,16 @@ block_size_fatal (enum strtol_error e, char const *arg)
     {
     case LONGINT_INVALID_SUFFIX_CHAR:
     case LONGINT_INVALID_SUFFIX_CHAR_WITH_OVERFLOW:
-      fmt = "invalid suffix in %s%s argument '%s'";
+      fmt = N_("invalid suffix in %s%s argument '%s'");
       break;
     case LONGINT_OVERFLOW:
-      fmt = "%s%s argument '%s' too large";
+      fmt = N_("%s%s argument '%s' too large");
       break;
     default:
-      fmt = "invalid %s%s argument '%s'";
+      fmt = N_("invalid %s%s argument '%s'");
       break;
     }
-  error (LS_FAILURE, 0, fmt, "--", "block-size", arg);
+  error (LS_FAILURE, 0, _(fmt), "--", "block-size", arg);
   abort ();
 }
 
@@ -475,8 +475,8 @@ env_quoting_style (void)
   ptrdiff_t i = ARGMATCH (s, quoting_style_args, quoting_style_vals);
   if (i < 0)
     {
-      error (0, 0, "ignoring invalid value of environment variable "
-             "QUOTING_STYLE: %s", quote (s));
+      error (0, 0, _("ignoring invalid value of environment variable "
+                     "QUOTING_STYLE: %s"), quote (s));
       return -1;
     }
   return quoting_style_vals[i];
@@ -545,7 +545,7 @@ decode_switches (int argc, char **argv)
         case 'w':
           width_opt = parse_line_length (optarg);
           if (width_opt < 0)
-            error (LS_FAILURE, 0, "%s: %s", "invalid line width",
+            error (LS_FAILURE, 0, "%s: %s", _("invalid line width"),
                    quote (optarg));
           break;
         case 'x': format_opt = horizontal; break;
@@ -690,8 +690,8 @@ decode_switches (int argc, char **argv)
             {
               linelen = parse_line_length (p);
               if (linelen < 0)
-                error (0, 0, "ignoring invalid width in environment "
-                       "variable COLUMNS: %s", quote (p));
+                error (0, 0, _("ignoring invalid width in environment "
+                               "variable COLUMNS: %s"), quote (p));
             }
         }
     }
@@ -713,8 +713,8 @@ decode_switches (int argc, char **argv)
                   && t <= SIZE_MAX)
                 tabsize = t;
               else
-                error (0, 0, "ignoring invalid tab size in environment "
-                       "variable TABSIZE: %s", quote (p));
+                error (0, 0, _("ignoring invalid tab size in environment "
+                               "variable TABSIZE: %s"), quote (p));
             }
         }
     }
@@ -748,7 +748,7 @@ decode_switches (int argc, char **argv)
   /* --dired only means something for the long format without links.  */
   dired = dired && format == long_format && !print_hyperlink;
   if (dired && eolbyte == '\0')
-    error (LS_FAILURE, 0, "--dired and --zero are incompatible");
+    error (LS_FAILURE, 0, _("--dired and --zero are incompatible"));
 
   /* -c, -u or --time without -l sort by that time.  */
   sort_type = (0 <= sort_opt ? (enum sort_type) sort_opt
@@ -783,6 +783,12 @@ main (int argc, char **argv)
 {
   set_program_name (argv[0]);
   setlocale (LC_ALL, "");
+#if ENABLE_NLS
+  /* GNU's messages and the locale time style come from GNU coreutils'
+     catalogues, as they do for GNU ls (see ls.h).  */
+  bindtextdomain ("coreutils", COREUTILS_LOCALEDIR);
+  textdomain ("coreutils");
+#endif
   exit_failure = LS_FAILURE;
   atexit (close_stdout);
 
