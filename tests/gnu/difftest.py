@@ -318,6 +318,34 @@ def fixture_parent():
         p = os.path.dirname(p)
 
 
+def locale_translated(gnu, loc):
+    """Does GNU ls speak LOC here (locale generated, coreutils' catalogue
+    installed)?  Otherwise its cases would compare English with English."""
+    def err(lc):
+        env = dict(base_env(), LC_ALL=lc)
+        return subprocess.run([gnu, "--sort=?"], env=env,
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE).stderr
+    return err(loc) != err("C")
+
+
+def drop_untranslated(cs, gnu, required):
+    """Drop the cases of translated locales GNU ls does not speak here;
+    with REQUIRED, None (failure) instead."""
+    for loc in casesmod.TRANSLATED:
+        mine = [c for c in cs if loc in c.env.values()]
+        if not mine or locale_translated(gnu, loc):
+            continue
+        print("%s: locale %s not generated or coreutils' catalogue missing "
+              "(tools/install-deps generates it): its %d cases %s"
+              % ("FAIL" if required else "note", loc, len(mine),
+                 "cannot run" if required else "skipped"))
+        if required:
+            return None
+        cs = [c for c in cs if loc not in c.env.values()]
+    return cs
+
+
 def select_cases(all_cases, patterns):
     if not patterns:
         return all_cases
@@ -343,6 +371,10 @@ def main():
     ap.add_argument("--no-deep", action="store_true")
     ap.add_argument("--dump", action="store_true",
                     help="print both outputs of every selected case")
+    ap.add_argument("--require-locales", action="store_true",
+                    help="fail if a translated locale of the cases "
+                    "(cases.TRANSLATED) is unusable here, instead of "
+                    "skipping its cases")
     ap.add_argument("--summary", metavar="FILE",
                     help="also write the failing case ids to FILE")
     a = ap.parse_args()
@@ -362,6 +394,9 @@ def main():
     if not os.access(a.gnu, os.X_OK):
         print("SKIP: GNU ls not found at %s" % a.gnu)
         return 77
+    cs = drop_untranslated(cs, a.gnu, a.require_locales)
+    if cs is None:
+        return 1
     if a.backends:
         backends = a.backends.split(",")
     elif os.environ.get("LSPLUS_BACKEND"):
