@@ -35,7 +35,9 @@
        one path, where GNU reports "Too many levels of symbolic links".
      - The environment variable LSPLUS_BACKEND chooses how directories are
        read (auto, getdentsplus, uring, sync); see --help.
-     - --help and --version print our own text.
+     - --help and --version print our own text, in English (our own
+       text domain "lsplus", which has no catalogue yet); everything else
+       GNU ls translates is translated by GNU coreutils' catalogues.
      - -C/-x column fitting uses memory proportional to the number of
        files, not files x columns: a huge -w on a huge directory lists
        where GNU runs out of memory (the chosen layout is the same).
@@ -241,6 +243,19 @@ static enum when const when_vals[] =
   WHEN_ALWAYS, WHEN_ALWAYS, WHEN_ALWAYS, WHEN_NEVER, WHEN_NEVER, WHEN_NEVER,
   WHEN_IF_TTY, WHEN_IF_TTY, WHEN_IF_TTY
 };
+
+/** Switch to our own text domain for --help and --version, which print
+   our own text: gnulib's pieces of it (version_etc's licence lines,
+   bug-report addresses) then stay in the same language as the rest, not
+   in coreutils' translation of them.  No "lsplus" catalogue exists (yet),
+   so that is English.  */
+static void
+own_text_domain (void)
+{
+#if ENABLE_NLS
+  textdomain (PACKAGE);
+#endif
+}
 
 /** Exit with STATUS; for a failure, only point at --help like GNU.  */
 static _Noreturn void
@@ -644,8 +659,10 @@ decode_switches (int argc, char **argv)
           quoting_style_opt = literal_quoting_style;
           break;
         case HELP_OPTION:
+          own_text_domain ();
           usage (EXIT_SUCCESS);
         case VERSION_OPTION:
+          own_text_domain ();
           version_etc (stdout, "ls", PACKAGE_NAME, PACKAGE_VERSION,
                        "the lsplus authors", (char *) NULL);
           exit (EXIT_SUCCESS);
