@@ -148,13 +148,14 @@ def run_ls(exe, case, root, extra_env):
         kw["stdout"] = f
     elif mode in ("closed", "closed-err", "closed-in", "lowfd", "rmcwd"):
         # bash closes fd 1 (2, 0), lowers the descriptor limit, or enters
-        # a fresh directory of its own and removes it, and execs EXE as
-        # 'ls'.
+        # a fresh directory of its own and removes it (its mtime fixed, so
+        # that GNU's and ours show the same time even when a minute
+        # passes between the two runs), and execs EXE as 'ls'.
         redir = {"closed": ">&-", "closed-err": "2>&-",
                  "closed-in": "<&-", "lowfd": "", "rmcwd": ""}[mode]
         pre = {"lowfd": "ulimit -n 20; ",
-               "rmcwd": 'cd "$(mktemp -d)" && rmdir "$PWD" && '}.get(mode,
-                                                                    "")
+               "rmcwd": 'cd "$(mktemp -d)" && touch -d @946684800 . && '
+                        'rmdir "$PWD" && '}.get(mode, "")
         args = ["bash", "-c", pre + 'exec -a ls "$0" "$@" ' + redir,
                 exe] + args[1:]
         kw["executable"] = "/bin/bash"
