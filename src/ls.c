@@ -244,16 +244,28 @@ static enum when const when_vals[] =
   WHEN_IF_TTY, WHEN_IF_TTY, WHEN_IF_TTY
 };
 
+/** Make GNU coreutils' catalogues translate _() and gnulib's messages,
+   as they do for GNU ls (see ls.h).  */
+static void
+coreutils_text_domain (void)
+{
+#if ENABLE_NLS
+  textdomain ("coreutils");
+#endif
+}
+
 /** Switch to our own text domain for --help and --version, which print
    our own text: gnulib's pieces of it (version_etc's licence lines,
    bug-report addresses) then stay in the same language as the rest, not
    in coreutils' translation of them.  No "lsplus" catalogue exists (yet),
-   so that is English.  */
+   so that is English.  Back to coreutils' at exit, before close_stdout
+   (registered earlier, so it runs later) may report a write error.  */
 static void
 own_text_domain (void)
 {
 #if ENABLE_NLS
   textdomain (PACKAGE);
+  atexit (coreutils_text_domain);
 #endif
 }
 
@@ -801,11 +813,9 @@ main (int argc, char **argv)
   set_program_name (argv[0]);
   setlocale (LC_ALL, "");
 #if ENABLE_NLS
-  /* GNU's messages and the locale time style come from GNU coreutils'
-     catalogues, as they do for GNU ls (see ls.h).  */
   bindtextdomain ("coreutils", COREUTILS_LOCALEDIR);
-  textdomain ("coreutils");
 #endif
+  coreutils_text_domain ();
   exit_failure = LS_FAILURE;
   atexit (close_stdout);
 
