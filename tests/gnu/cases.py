@@ -797,6 +797,7 @@ def group_combo(n=900, ntty=120, nunpriv=60):
                             mode="unpriv"))
     return out
 
+
 # Translated locales (tools/install-deps generates them): GNU coreutils'
 # catalogues translate messages, "total" and the locale time style; the
 # locale also decides collation (strcoll), month names and their widths,
