@@ -183,7 +183,8 @@ gdp_read (struct dirplus_dir *d)
   while (!d->eof && d->nents == 0)
     {
       long n = dirplus_gdp_call (d->fd, d->buf, d->bufsize, mask, flags);
-      dirplus_counters.batch_calls++;
+      __atomic_fetch_add (&dirplus_counters.batch_calls, 1,
+                          __ATOMIC_RELAXED);
       if (n < 0)
         return -1;
       if (n == 0)
@@ -209,7 +210,10 @@ gdp_read (struct dirplus_dir *d)
           entry_from_record (&d->ents[d->nents++], r, d->flags);
         }
     }
-  dirplus_counters.entries += d->nents;
+  /* What the module could not answer without a round trip (a remote
+     filesystem's ACLs), resolved here, overlapped.  */
+  dirplus_resolve_unknown (d->fd, d->ents, d->nents, d->flags);
+  __atomic_fetch_add (&dirplus_counters.entries, d->nents, __ATOMIC_RELAXED);
   return d->nents;
 }
 

@@ -4,7 +4,11 @@
      dirplus.c        backend choice (LSPLUS_BACKEND), open/read/close,
                       getdents64 batching, attribute bits from xattr lists,
                       the per-device "xattrs unsupported" cache
-     dirplus-sync.c   statx (+ one listxattr) per entry
+     dirplus-sync.c   statx (+ one listxattr, or GNU's getxattr probes on
+                      a network filesystem) per entry
+     dirplus-fs.c     the kind of filesystem a device holds (mountinfo)
+     dirplus-pool.c   threads that overlap per-entry round trips on remote
+                      filesystems
      dirplus-uring.c  batched IORING_OP_STATX / IORING_OP_GETXATTR
      dirplus-gdp.c    the getdentsplus kernel module's call  */
 
@@ -34,6 +38,13 @@ struct dirplus_dir
   size_t nents, cap;
   char *scratch;		/* backend's per-batch memory */
   size_t scratch_size;
+  int fs_kind;			/* enum dirplus_fs_kind, -1 not known yet */
+  bool read_ahead;		/* batches come from dirplus-ahead.c */
+  struct ahead_batch *ahead;	/* batches read ahead, not yet returned */
+  struct ahead_batch *ahead_cur; /* the batch returned last */
+  bool have_st;			/* ST / ST_ERRNO: the fstat read ahead */
+  int st_errno;
+  struct stat st;
 };
 
 /* A backend: how a batch is produced.  READ fills D->ents (D->nents) with
@@ -42,6 +53,27 @@ struct dirplus_ops
 {
   ssize_t (*read) (struct dirplus_dir *d);
 };
+
+/* Read the next batch of D with its backend (D->ents, D->nents).  */
+ssize_t dirplus_backend_read (struct dirplus_dir *d);
+
+/* Directories read ahead (dirplus-ahead.c).  */
+struct ahead_batch;
+/* Take NAME under PARENTFD if it was read ahead with MASK and FLAGS:
+   *FOUND says so; then *FD is its fd (or -1 and *OPEN_ERRNO why) and the
+   batches are returned.  */
+struct ahead_batch *dirplus_ahead_take (int parentfd, const char *name,
+                                        unsigned int mask,
+                                        unsigned int flags, int *fd,
+                                        int *open_errno, struct stat *st,
+                                        int *st_errno, bool *found);
+/* The next batch of D read ahead, like dirplus_read.  */
+ssize_t dirplus_ahead_read (struct dirplus_dir *d,
+                            struct dirplus_entry **entries);
+/* Free a list of batches.  */
+void dirplus_ahead_free_batches (struct ahead_batch *b);
+/* Forget the hints made under directory fd FD (about to be closed).  */
+void dirplus_ahead_drop (int fd);
 
 /* Move FD above 0..2 (a long-lived fd must not take a closed stdout's
    number): the new fd, or -1 with errno.  */
@@ -100,9 +132,47 @@ ssize_t dirplus_listxattr_at (int dirfd, const char *name, bool follow,
 void dirplus_sync_entry (int dirfd, struct dirplus_entry *e,
                          unsigned int mask, unsigned int flags);
 
-/* Fill attribute BITS of stat'ed entry E with one listxattr.  */
+/* Fill attribute BITS of stat'ed entry E: one listxattr, or on a network
+   filesystem the getxattr probes GNU ls 9.1 makes (dirplus-fs.c).  */
 void dirplus_sync_attrs (int dirfd, struct dirplus_entry *e,
                          unsigned int bits, bool follow);
+
+/* A pseudo-bit of the per-device "unsupported" table: listxattr said
+   "unsupported" there, so attributes are probed one by one (a filesystem
+   may serve getxattr of an ACL without listxattr).  */
+#define DIRPLUS_DEV_NO_LIST 0x100
+
+/* Kinds of filesystem (dirplus-fs.c).  */
+enum dirplus_fs_kind
+{
+  DIRPLUS_FS_LOCAL,		/* one listxattr per entry, no pool */
+  DIRPLUS_FS_FUSE,		/* one listxattr per entry, in the pool */
+  DIRPLUS_FS_NET,		/* GNU 9.1's getxattr probes, in the pool */
+};
+
+/* The kind of filesystem on device DEV (LSPLUS_REMOTE may force it).  */
+enum dirplus_fs_kind dirplus_fs_kind (dev_t dev);
+
+/* The kind of a mountinfo filesystem type name (for unit tests too).  */
+enum dirplus_fs_kind dirplus_fs_kind_of_type (const char *type);
+
+/* Parse one /proc/self/mountinfo line: 0, or -1 if malformed.  */
+int dirplus_fs_parse_mountinfo_line (const char *line, dev_t *dev,
+                                     enum dirplus_fs_kind *kind);
+
+/* Whether LSPLUS_REMOTE / LSPLUS_REMOTE_THREADS are valid.  */
+bool dirplus_fs_env_valid (void);
+bool dirplus_pool_env_valid (void);
+
+/* The remote pool (dirplus-pool.c): call FN (ARG, I) for each I in
+   [0, N) on up to LSPLUS_REMOTE_THREADS threads plus the caller.  */
+typedef void (*dirplus_pool_fn) (void *arg, size_t i);
+void dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg);
+
+/* Resolve, in the remote pool, the attribute bits the kernel module left
+   unknown in the N entries ENTS of directory DIRFD (request FLAGS).  */
+void dirplus_resolve_unknown (int dirfd, struct dirplus_entry *ents,
+                              size_t n, unsigned int flags);
 
 /* The backends.  */
 extern const struct dirplus_ops dirplus_sync_ops;

@@ -52,10 +52,12 @@ dirplus_sync_entry (int dirfd, struct dirplus_entry *e, unsigned int mask,
 }
 
 /** Fill attribute BITS of stat'ed entry E (relative to DIRFD) from one
-    listxattr (more only if the list is longer than 1 KiB).  */
-void
-dirplus_sync_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
-                    bool follow)
+    listxattr (more only if the list is longer than 1 KiB).  Returns 0,
+    or -1 with errno when the filesystem says listxattr is unsupported
+    (E untouched then).  */
+static int
+list_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
+            bool follow)
 {
   char small[1024];
   char *list = small;
@@ -73,12 +75,153 @@ dirplus_sync_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
       list = p;
       n = dirplus_listxattr_at (dirfd, e->name, follow, list, size + 1);
     }
-  if (n < 0)
-    dirplus_attrs_failed (e, bits, errno);
+  int err = errno;
+  int r = 0;
+  if (0 <= n)
+    {
+      dirplus_attrs_from_list (e, bits, list, n);
+      /* An empty label is no label (GNU, through libselinux): its size
+         tells, one more call for a labelled file only.  */
+      if ((e->attr & DIRPLUS_ATTR_LABEL)
+          && dirplus_getxattr (dirfd, e->name, "security.selinux", NULL, 0,
+                               follow ? DIRPLUS_FOLLOW : 0) == 0)
+        e->attr &= ~DIRPLUS_ATTR_LABEL;
+    }
+  else if (dirplus_errno_unsupported (err))
+    r = -1;
   else
-    dirplus_attrs_from_list (e, bits, list, n);
+    dirplus_attrs_failed (e, bits, err);
   if (list != small)
     free (list);
+  errno = err;
+  return r;
+}
+
+/** Probe one xattr XNAME of E the way GNU 9.1 does (lgetxattr for the
+    label, getxattr for ACLs): its size (0 when absent), or -1 with errno
+    for a real failure.  */
+static ssize_t
+probe_one (int dirfd, struct dirplus_entry *e, const char *xname,
+           bool follow)
+{
+  ssize_t n = dirplus_getxattr (dirfd, e->name, xname, NULL, 0,
+                                follow ? DIRPLUS_FOLLOW : 0);
+  if (n < 0 && errno == ENODATA)
+    return 0;
+  return n;
+}
+
+/** Fill attribute BITS of stat'ed entry E with GNU ls 9.1's probes: the
+    label, then the access ACL and (directories without one) the default
+    ACL, the capability; a probe that says "unsupported" latches those
+    bits off for the whole device, as 9.1's per-device caches do.  */
+static void
+probe_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
+             bool follow)
+{
+  static const struct { unsigned int bit, latch; const char *name; } probes[] =
+    {
+      { DIRPLUS_ATTR_LABEL, DIRPLUS_ATTR_LABEL, "security.selinux" },
+      { DIRPLUS_ATTR_ACL_ACCESS, DIRPLUS_ATTR_ACL, "system.posix_acl_access" },
+      { DIRPLUS_ATTR_ACL_DEFAULT, DIRPLUS_ATTR_ACL,
+        "system.posix_acl_default" },
+      { DIRPLUS_ATTR_CAP, DIRPLUS_ATTR_CAP, "security.capability" },
+    };
+  for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
+    {
+      unsigned int bit = probes[i].bit;
+      if (!(bits & bit))
+        continue;
+      /* An access ACL answers "has an ACL" (GNU stops there); a latch set
+         meanwhile (by another thread too) saves the call.  */
+      if ((bit == DIRPLUS_ATTR_ACL_DEFAULT
+           && (e->attr & DIRPLUS_ATTR_ACL_ACCESS))
+          || (dirplus_dev_unsupported (dirplus_entry_dev (e)) & bit))
+        continue;
+      /* The ACLs: getxattr, which follows (GNU's file_has_acl); only
+         asked for what is not an unfollowed symlink anyway.  */
+      bool f = bit == DIRPLUS_ATTR_LABEL ? follow : true;
+      ssize_t n = probe_one (dirfd, e, probes[i].name, f);
+      if (0 < n)
+        e->attr |= bit;
+      else if (n < 0)
+        {
+          int err = errno;
+          dirplus_attrs_failed (e, bits & probes[i].latch, err);
+          if (!dirplus_errno_unsupported (err))
+            return;		/* ls reports it (and asks again itself) */
+        }
+    }
+}
+
+/** Fill attribute BITS of stat'ed entry E (relative to DIRFD): one
+    listxattr where that answers every bit at once, GNU's probes on a
+    network filesystem (see dirplus-fs.c).  */
+void
+dirplus_sync_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
+                    bool follow)
+{
+  dev_t dev = dirplus_entry_dev (e);
+  if (dirplus_fs_kind (dev) != DIRPLUS_FS_NET
+      && !(dirplus_dev_unsupported (dev) & DIRPLUS_DEV_NO_LIST))
+    {
+      if (list_attrs (dirfd, e, bits, follow) == 0)
+        return;
+      /* No listxattr here: that says nothing about getxattr.  */
+      dirplus_dev_mark_unsupported (dev, DIRPLUS_DEV_NO_LIST);
+    }
+  probe_attrs (dirfd, e, bits, follow);
+}
+
+/* Entries whose attribute bits the kernel module left unknown.  */
+struct unknown_batch
+{
+  int dirfd;
+  struct dirplus_entry *ents;
+  unsigned int flags;
+};
+
+/** The bits of E still to resolve for request FLAGS: the unknown ones,
+    for a stat'ed entry without an attribute error.  */
+static unsigned int
+unknown_bits (const struct dirplus_entry *e, unsigned int flags)
+{
+  if (e->stat_errno || e->attr_errno || (flags & DIRPLUS_NO_STAT))
+    return 0;
+  unsigned int bits = e->attr_unknown & dirplus_wanted_attrs (flags);
+  if (bits)
+    bits &= ~dirplus_dev_unsupported (dirplus_entry_dev (e));
+  return bits;
+}
+
+/** The remote pool's work: resolve entry I of the batch ARG.  */
+static void
+unknown_entry (void *arg, size_t i)
+{
+  struct unknown_batch *b = arg;
+  struct dirplus_entry *e = &b->ents[i];
+  unsigned int bits = unknown_bits (e, b->flags);
+  if (!bits)
+    return;
+  e->attr_unknown &= ~bits;
+  dirplus_sync_attrs (b->dirfd, e, bits, b->flags & DIRPLUS_FOLLOW);
+}
+
+/** Resolve the unknown attribute bits of N entries ENTS (see
+    dirplus-impl.h): in the pool when two or more need it.  */
+void
+dirplus_resolve_unknown (int dirfd, struct dirplus_entry *ents, size_t n,
+                         unsigned int flags)
+{
+  struct unknown_batch b = { dirfd, ents, flags };
+  size_t need = 0;
+  for (size_t i = 0; i < n && need < 2; i++)
+    need += unknown_bits (&ents[i], flags) != 0;
+  if (need < 2)
+    for (size_t i = 0; i < n; i++)
+      unknown_entry (&b, i);
+  else
+    dirplus_pool_run (n, unknown_entry, &b);
 }
 
 /* Batches smaller than this are not worth waking the helper for; the
@@ -239,12 +382,12 @@ helper_ready (void)
   return ok;
 }
 
-/** Stat the N entries of D, sharing them with the helper.  */
+/** Stat entries START..N-1 of D, sharing them with the helper.  */
 static void
-share_batch (struct dirplus_dir *d, size_t n)
+share_batch (struct dirplus_dir *d, size_t start, size_t n)
 {
-  share.ents = d->ents;
-  share.n = n;
+  share.ents = d->ents + start;
+  share.n = n - start;
   share.dirfd = d->fd;
   share.mask = d->mask;
   share.flags = d->flags;
@@ -259,16 +402,65 @@ share_batch (struct dirplus_dir *d, size_t n)
   wait_word (&share.joined, 0, false, &share.caller_sleeps, 2000);
 }
 
-/** Read the next batch of D: getdents64, then stat each entry.  */
+/* A batch handed to the remote pool: its entries from START on.  */
+struct remote_batch
+{
+  struct dirplus_dir *d;
+  size_t start;
+};
+
+/** The remote pool's work: stat entry START + I of the batch ARG.  */
+static void
+remote_entry (void *arg, size_t i)
+{
+  struct remote_batch *b = arg;
+  struct dirplus_dir *d = b->d;
+  dirplus_sync_entry (d->fd, &d->ents[b->start + i], d->mask, d->flags);
+}
+
+/** Stat entries of D from the first one on until one succeeds, and learn
+    from its device what kind of filesystem D is on.  Returns the number
+    of entries done.  */
+static size_t
+learn_kind (struct dirplus_dir *d, size_t n)
+{
+  size_t i = 0;
+  while (i < n && d->fs_kind < 0)
+    {
+      struct dirplus_entry *e = &d->ents[i++];
+      dirplus_sync_entry (d->fd, e, d->mask, d->flags);
+      if (e->stat_errno == 0)
+        d->fs_kind = dirplus_fs_kind (dirplus_entry_dev (e));
+    }
+  return i;
+}
+
+/** Read the next batch of D: getdents64, then stat each entry -- in the
+    remote pool on a remote filesystem, shared with the helper thread on
+    a big local batch, else one after another.  */
 static ssize_t
 sync_read (struct dirplus_dir *d)
 {
   ssize_t n = dirplus_getdents_batch (d);
-  if (SHARE_MIN <= n && !(d->flags & DIRPLUS_NO_STAT) && helper_ready ())
-    share_batch (d, n);
-  else
-    for (ssize_t i = 0; i < n; i++)
-      dirplus_sync_entry (d->fd, &d->ents[i], d->mask, d->flags);
+  size_t done = 0;
+  if (0 < n && !(d->flags & DIRPLUS_NO_STAT))
+    {
+      if (d->fs_kind < 0)
+        done = learn_kind (d, n);
+      if (DIRPLUS_FS_LOCAL < d->fs_kind && done + 2 <= (size_t) n)
+        {
+          struct remote_batch b = { d, done };
+          dirplus_pool_run (n - done, remote_entry, &b);
+          return n;
+        }
+      if (done + SHARE_MIN <= (size_t) n && helper_ready ())
+        {
+          share_batch (d, done, n);
+          return n;
+        }
+    }
+  for (ssize_t i = done; i < n; i++)
+    dirplus_sync_entry (d->fd, &d->ents[i], d->mask, d->flags);
   return n;
 }
 

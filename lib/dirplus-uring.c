@@ -47,7 +47,8 @@ static const struct
 {
   { "system.posix_acl_access", DIRPLUS_ATTR_ACL_ACCESS, true },
   { "system.posix_acl_default", DIRPLUS_ATTR_ACL_DEFAULT, true },
-  { "security.selinux", DIRPLUS_ATTR_LABEL, false },
+  /* An empty label is no label (GNU, through libselinux).  */
+  { "security.selinux", DIRPLUS_ATTR_LABEL, true },
   { "security.capability", DIRPLUS_ATTR_CAP, false },
 };
 
@@ -478,7 +479,19 @@ uring_fill (struct dirplus_dir *d, ssize_t n)
 static ssize_t
 uring_read (struct dirplus_dir *d)
 {
-  if (ring_broken)
+  /* On a remote filesystem the ring's io-wq workers keep only a few
+     round trips in flight (4-5 measured on NFS, at most 4 per CPU), and
+     its xattr probes are path walks that GNU does not make: the remote
+     pool of the sync backend overlaps more with exactly GNU's calls.  */
+  if (d->fs_kind < 0 && !(d->flags & DIRPLUS_NO_STAT))
+    {
+      /* Not told by ls (-R's cycle check): one fstat of the directory,
+         whose attributes its open has just refreshed.  */
+      struct stat st;
+      d->fs_kind = (fstat (d->fd, &st) == 0 ? (int) dirplus_fs_kind (st.st_dev)
+                    : DIRPLUS_FS_LOCAL);
+    }
+  if (ring_broken || DIRPLUS_FS_LOCAL < d->fs_kind)
     return dirplus_sync_ops.read (d);
   ssize_t n = dirplus_getdents_batch (d);
   if (n <= 0 || (d->flags & DIRPLUS_NO_STAT))

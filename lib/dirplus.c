@@ -152,6 +152,17 @@ dirplus_setup (enum dirplus_backend want)
   return setup_backend;
 }
 
+/** The first invalid environment variable of the library, or NULL.  */
+const char *
+dirplus_env_invalid (void)
+{
+  if (!dirplus_fs_env_valid ())
+    return "LSPLUS_REMOTE";
+  if (!dirplus_pool_env_valid ())
+    return "LSPLUS_REMOTE_THREADS";
+  return NULL;
+}
+
 /** Move FD above the standard streams (the library's long-lived fds must
     not become stdout when it is closed: ls would then write into them).
     Returns the new fd, or -1 with errno (FD closed either way).  */
@@ -236,7 +247,8 @@ dirplus_getdents_batch (struct dirplus_dir *d)
   while (!d->eof && d->nents == 0)
     {
       long n = syscall (SYS_getdents64, d->fd, d->buf, d->bufsize);
-      dirplus_counters.batch_calls++;
+      __atomic_fetch_add (&dirplus_counters.batch_calls, 1,
+                          __ATOMIC_RELAXED);
       if (n < 0)
         return -1;
       if (n == 0)
@@ -263,7 +275,7 @@ dirplus_getdents_batch (struct dirplus_dir *d)
           e->d_type = de->d_type;
         }
     }
-  dirplus_counters.entries += d->nents;
+  __atomic_fetch_add (&dirplus_counters.entries, d->nents, __ATOMIC_RELAXED);
   return d->nents;
 }
 
@@ -277,7 +289,37 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
     oflags |= O_NOFOLLOW;
   if (dirplus_setup (DIRPLUS_AUTO) < 0)
     return NULL;
-  int fd = openat (parentfd, name, oflags);
+
+  /* Read ahead already (a remote filesystem under ls -R)?  */
+  bool found;
+  int fd, open_errno, st_errno;
+  struct stat st;
+  struct ahead_batch *b = dirplus_ahead_take (parentfd, name, statx_mask,
+                                              flags, &fd, &open_errno,
+                                              &st, &st_errno, &found);
+  if (found)
+    {
+      if (fd < 0)
+        {
+          dirplus_ahead_free_batches (b);
+          errno = open_errno;
+          return NULL;
+        }
+      struct dirplus_dir *d = dirplus_fdopen (fd, statx_mask, flags);
+      if (!d)
+        {
+          dirplus_ahead_free_batches (b);
+          return NULL;
+        }
+      d->read_ahead = true;
+      d->ahead = b;
+      d->have_st = true;
+      d->st = st;
+      d->st_errno = st_errno;
+      return d;
+    }
+
+  fd = openat (parentfd, name, oflags);
 #if USE_URING
   if (fd < 0 && (errno == EMFILE || errno == ENFILE)
       && setup_backend == DIRPLUS_URING)
@@ -307,11 +349,12 @@ dirplus_fdopen (int fd, unsigned int statx_mask, unsigned int flags)
   d->mask = statx_mask;
   d->flags = flags;
   d->backend = backend;
+  d->fs_kind = -1;
   d->bufsize = DIRPLUS_BUFSIZE;
   d->buf = malloc (d->bufsize);
   if (!d->buf)
     goto fail;
-  dirplus_counters.dirs++;
+  __atomic_fetch_add (&dirplus_counters.dirs, 1, __ATOMIC_RELAXED);
   return d;
 
  fail:
@@ -324,6 +367,39 @@ dirplus_fdopen (int fd, unsigned int statx_mask, unsigned int flags)
     errno = err;
     return NULL;
   }
+}
+
+/** Read the next batch of D with its backend.  */
+ssize_t
+dirplus_backend_read (struct dirplus_dir *d)
+{
+  return backend_ops (d->backend)->read (d);
+}
+
+/** fstat of D's directory (see dirplus.h).  */
+int
+dirplus_fstat (struct dirplus_dir *d, struct stat *st)
+{
+  if (d->have_st)
+    {
+      d->have_st = false;
+      if (d->st_errno)
+        {
+          errno = d->st_errno;
+          return -1;
+        }
+      *st = d->st;
+      return 0;
+    }
+  return fstat (d->fd, st);
+}
+
+/** Tell the library the device of D (see dirplus.h).  */
+void
+dirplus_set_dev (struct dirplus_dir *d, dev_t dev)
+{
+  if (d->fs_kind < 0)
+    d->fs_kind = dirplus_fs_kind (dev);
 }
 
 /** The file descriptor of D.  */
@@ -351,11 +427,20 @@ dirplus_read (struct dirplus_dir *d, struct dirplus_entry **entries)
       *entries = NULL;
       return 0;
     }
-  ssize_t n = backend_ops (d->backend)->read (d);
-  *entries = d->ents;
+  ssize_t n;
+  if (d->read_ahead)
+    n = dirplus_ahead_read (d, entries);
+  else
+    {
+      n = backend_ops (d->backend)->read (d);
+      *entries = d->ents;
+    }
   if (n == 0 && d->eof)
     {
       /* Done: only the fd stays (ls keeps it to open subdirectories).  */
+      dirplus_ahead_free_batches (d->ahead);
+      free (d->ahead_cur);
+      d->ahead = d->ahead_cur = NULL;
       free (d->buf);
       free (d->ents);
       free (d->scratch);
@@ -372,6 +457,11 @@ dirplus_close (struct dirplus_dir *d)
 {
   if (!d)
     return 0;
+  /* Directories read ahead under this one are not wanted any more (and
+     its fd number may soon name another directory).  */
+  dirplus_ahead_drop (d->fd);
+  dirplus_ahead_free_batches (d->ahead);
+  free (d->ahead_cur);
 #if USE_URING
   int r = (d->backend == DIRPLUS_URING ? dirplus_uring_close (d->fd)
            : close (d->fd));
@@ -397,9 +487,25 @@ dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
   e->namelen = strlen (name);
   flags &= ~DIRPLUS_NO_STAT;
 #if USE_URING
-  /* Through the ring when it is in use (the sync way if it fails).  */
-  if (setup_backend != DIRPLUS_URING
-      || dirplus_uring_stat (dirfd, e, statx_mask, flags) < 0)
+  /* Through the ring when it is in use (the sync way if it fails): the
+     statx first, then on a local filesystem the ring again with the
+     attribute probes, on a remote one the sync way (the ring would probe
+     a directory's two ACLs at once: on NFSv3 that is two GETACL round
+     trips where GNU makes one).  */
+  unsigned int want = DIRPLUS_WANT_ACL | DIRPLUS_WANT_LABEL | DIRPLUS_WANT_CAP;
+  if (setup_backend == DIRPLUS_URING
+      && dirplus_uring_stat (dirfd, e, statx_mask | STATX_TYPE,
+                             flags & ~want) == 0)
+    {
+      unsigned int bits = dirplus_attrs_needed (e, flags);
+      if (!bits)
+        ;
+      else if (dirplus_fs_kind (dirplus_entry_dev (e)) == DIRPLUS_FS_LOCAL)
+        dirplus_uring_stat (dirfd, e, statx_mask, flags);
+      else
+        dirplus_sync_attrs (dirfd, e, bits, flags & DIRPLUS_FOLLOW);
+    }
+  else
 #endif
     dirplus_sync_entry (dirfd, e, statx_mask, flags);
   if (e->stat_errno)
@@ -508,18 +614,17 @@ dirplus_attrs_from_list (struct dirplus_entry *e, unsigned int bits,
                          const char *list, size_t len)
 {
   unsigned int found = 0;
-  bool nfs4 = false;
   for (const char *p = list, *end = list + len; p < end;
        p += strlen (p) + 1)
     {
+      /* GNU 9.1 marks POSIX ACLs only: an NFSv4 ACL (system.nfs4_acl)
+         never gives a '+'.  */
       if (strncmp (p, "system.", 7) == 0)
         {
           if (strcmp (p + 7, "posix_acl_access") == 0)
             found |= DIRPLUS_ATTR_ACL_ACCESS;
           else if (strcmp (p + 7, "posix_acl_default") == 0)
             found |= DIRPLUS_ATTR_ACL_DEFAULT;
-          else if (strcmp (p + 7, "nfs4_acl") == 0)
-            nfs4 = true;
         }
       else if (strncmp (p, "security.", 9) == 0)
         {
@@ -530,9 +635,6 @@ dirplus_attrs_from_list (struct dirplus_entry *e, unsigned int bits,
         }
     }
   e->attr |= found & bits;
-  /* Whether an NFSv4 ACL is trivial depends on its value.  */
-  if (nfs4 && !(found & DIRPLUS_ATTR_ACL))
-    e->attr_unknown |= bits & DIRPLUS_ATTR_ACL_ACCESS;
 }
 
 /** Record a failed attribute query (errno ERR) for E's BITS.  */
@@ -641,4 +743,28 @@ dirplus_getxattr (int dirfd, const char *name, const char *xname,
     return -1;
   return (follow ? getxattr (path, xname, buf, size)
           : lgetxattr (path, xname, buf, size));
+}
+
+/** Whether NAME relative to DIRFD (mode MODE) has an ACL, decided like
+    GNU ls 9.1's file_has_acl (see dirplus.h).  */
+int
+dirplus_file_has_acl (int dirfd, const char *name, mode_t mode)
+{
+  if (S_ISLNK (mode))
+    return 0;
+  ssize_t n = dirplus_getxattr (dirfd, name, "system.posix_acl_access",
+                                NULL, 0, DIRPLUS_FOLLOW);
+  if (0 < n)
+    return 1;
+  if ((n == 0 || errno == ENODATA) && S_ISDIR (mode))
+    {
+      n = dirplus_getxattr (dirfd, name, "system.posix_acl_default", NULL, 0,
+                            DIRPLUS_FOLLOW);
+      if (0 < n)
+        return 1;
+    }
+  if (n < 0 && errno != ENODATA && !dirplus_errno_unsupported (errno)
+      && errno != EINVAL)
+    return -1;
+  return 0;
 }

@@ -14,9 +14,16 @@
    that is not followed (GNU never asks), the access ACL counts when its
    xattr exists, the default ACL only on directories.  A filesystem that
    answers "xattrs unsupported" once is never asked again (per st_dev):
-   its entries get the bits as known-absent.  Where the list alone cannot
-   decide (an NFSv4 ACL, whose triviality needs its value), the bit is set
-   in attr_unknown and the caller may fall back to file_has_acl.  */
+   its entries get the bits as known-absent.  What cannot be decided (a
+   failed probe: EACCES, EIO, ...) is set in attr_unknown with its errno
+   in attr_errno, and the caller may ask again (dirplus_file_has_acl).
+   An NFSv4 ACL never sets a bit: GNU ls 9.1 does not look at it.
+
+   How the bits are found depends on the filesystem (dirplus-fs.c): one
+   listxattr per entry on a local disk and FUSE, GNU 9.1's own getxattr
+   probes on a network filesystem; on remote filesystems the per-entry
+   calls run in a pool of threads (dirplus-pool.c) and ls -R reads
+   subdirectories ahead (dirplus-ahead.c).  */
 
 #ifndef DIRPLUS_H
 #define DIRPLUS_H
@@ -90,6 +97,11 @@ struct dirplus_dir;
    dirplus_open calls it with DIRPLUS_AUTO if nobody did.  */
 int dirplus_setup (enum dirplus_backend want);
 
+/* The name of the first of the library's environment variables
+   (LSPLUS_REMOTE, LSPLUS_REMOTE_THREADS) whose value is invalid, or NULL
+   when all are valid.  */
+const char *dirplus_env_invalid (void);
+
 /* The name of a backend ("auto", "getdentsplus", "uring", "sync").  */
 const char *dirplus_backend_name (enum dirplus_backend b);
 
@@ -131,6 +143,25 @@ void dirplus_set_filter (struct dirplus_dir *d, dirplus_filter_fn filter,
    0 at end of directory.  Returns -1 with errno on a read error.  */
 ssize_t dirplus_read (struct dirplus_dir *d, struct dirplus_entry **entries);
 
+/* fstat(2) of D's directory, taken right after it was opened when it
+   was read ahead (in GNU ls's order: open, fstat, read; on NFSv4 an
+   fstat after reading costs a GETATTR), else now.  0 or -1 with errno.  */
+int dirplus_fstat (struct dirplus_dir *d, struct stat *st);
+
+/* Tell the library the device D is on (ls learns it from its fstat of
+   the directory for -R's cycle check): it decides how D's
+   subdirectories are read without a system call of its own.  */
+void dirplus_set_dev (struct dirplus_dir *d, dev_t dev);
+
+/* Hint that NAMES[0..N-1], subdirectories of D, will be opened next with
+   dirplus_open (D's fd, NAME, the same mask and flags), in this order,
+   and read to the end with D's filter.  On a remote filesystem they are
+   opened and read ahead in the background (dirplus-ahead.c), so that
+   their round trips overlap; dirplus_open then returns what was read,
+   exactly as it would have read it.  Elsewhere this does nothing.
+   Hints under D are forgotten when D is closed.  */
+void dirplus_ahead (struct dirplus_dir *d, char *const *names, size_t n);
+
 /* Close the directory and free its memory.  Returns -1 with errno if
    close(2) failed.  (The uring backend closes through the ring, with the
    next submission: no syscall of its own, and it reports 0.)  */
@@ -150,6 +181,14 @@ int dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
    (security contexts).  Uses getxattrat(2) where the kernel has it.  */
 ssize_t dirplus_getxattr (int dirfd, const char *name, const char *xname,
                           void *buf, size_t size, unsigned int flags);
+
+/* Whether file NAME relative to DIRFD, of mode MODE, has an ACL, decided
+   exactly as GNU ls 9.1 decides it (gnulib's file_has_acl of 2022): the
+   POSIX access ACL exists with a nonzero size, or, for a directory, the
+   default ACL does; never for a symlink; an NFSv4 ACL does not count.
+   Returns 1, 0 (also when ACLs are unsupported: errno says so), or -1
+   with errno.  */
+int dirplus_file_has_acl (int dirfd, const char *name, mode_t mode);
 
 /* Counters for tests and benchmarks.  */
 struct dirplus_stats

@@ -6,7 +6,10 @@ include lib/gnulib.mk
 noinst_LIBRARIES += lib/libdirplus.a
 lib_libdirplus_a_SOURCES = \
 	lib/dirplus.c lib/dirplus.h lib/dirplus-impl.h \
+	lib/dirplus-ahead.c \
+	lib/dirplus-fs.c \
 	lib/dirplus-gdp.c \
+	lib/dirplus-pool.c \
 	lib/dirplus-sync.c
 if USE_URING
 lib_libdirplus_a_SOURCES += lib/dirplus-uring.c

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "ls.h"
-#include "acl.h"
 #include "canonicalize.h"
 #include "dirplus.h"
 #include "error.h"
@@ -320,6 +319,13 @@ get_context (int dirfd, char const *name, bool follow)
                                 sizeof buf - 1, follow ? DIRPLUS_FOLLOW : 0);
   if (n < 0)
     return NULL;
+  /* An empty value reads as "unsupported" (libselinux's getfilecon, which
+     GNU uses): '?' for -Z, no '.'.  */
+  if (n == 0)
+    {
+      errno = ENOTSUP;
+      return NULL;
+    }
   while (0 < n && buf[n - 1] == '\0')
     n--;
   buf[n] = '\0';
@@ -372,7 +378,9 @@ set_attrs (struct fileinfo *f, struct dirplus_entry const *e, int dirfd,
                                | DIRPLUS_ATTR_ACL_DEFAULT)) != 0;
       else if (!S_ISLNK (f->stat.st_mode))
         {
-          int n = file_has_acl (full_name, &f->stat);
+          /* GNU 9.1's rule (not the newer gnulib's, which also reads
+             NFSv4 ACLs).  */
+          int n = dirplus_file_has_acl (dirfd, name, f->stat.st_mode);
           if (n < 0)
             {
               err = true;

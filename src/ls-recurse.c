@@ -213,7 +213,7 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
   if (recursive)
     {
       struct stat st;
-      if (fstat (fd, &st) != 0)
+      if (dirplus_fstat (d, &st) != 0)
         {
           file_failure (command_line_arg,
                         _("cannot determine device and inode of %s"),
@@ -223,6 +223,7 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
         }
       lv->dev = st.st_dev;
       lv->ino = st.st_ino;
+      dirplus_set_dev (d, st.st_dev);
       struct dev_ino *di = xmalloc (sizeof *di);
       di->st_dev = st.st_dev;
       di->st_ino = st.st_ino;
@@ -312,7 +313,13 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
   sort_files (cur.sorted, cur.used);
 
   if (recursive)
-    collect_subdirs (lv, &subdirs_alloc);
+    {
+      collect_subdirs (lv, &subdirs_alloc);
+      /* On a remote filesystem the subdirectories are read ahead while
+         this listing is printed and the walk goes down (dirplus-ahead.c);
+         in the order the walk will take them.  */
+      dirplus_ahead (d, lv->subdirs, lv->nsub);
+    }
 
   if (format == long_format || print_block_size)
     print_total (total);

@@ -44,7 +44,13 @@
      - In the long format without -Z, a security label counts as present
        from the directory's attribute bits alone; GNU 9.1 reads the label
        and shows no '.' when its value is exactly "unlabeled" (-Z does read
-       the value and matches GNU).  This saves an lgetxattr per file.  */
+       the value and matches GNU).  This saves an lgetxattr per file.
+     - A file whose security label is empty shows no '.' and '?' for -Z,
+       as in GNU; but GNU 9.1 then takes labels for unsupported on that
+       whole filesystem for the rest of the run (libselinux maps the empty
+       value to ENOTSUP, and ls latches that per device), hiding the real
+       labels of the files it lists after it.  We do not copy that latch:
+       every other file shows its own label.  */
 
 #include <config.h>
 
@@ -800,6 +806,10 @@ setup_backend (void)
         error (LS_FAILURE, 0, "invalid value of LSPLUS_BACKEND: %s "
                "(valid: auto, getdentsplus, uring, sync)", quote (want));
     }
+  char const *bad = dirplus_env_invalid ();
+  if (bad)
+    error (LS_FAILURE, 0, "invalid value of %s: %s", bad,
+           quote (getenv (bad)));
   int got = dirplus_setup (b);
   if (got < 0)
     error (LS_FAILURE, errno, "directory backend %s is not available",

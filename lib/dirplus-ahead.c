@@ -1,0 +1,476 @@
+/* dirplus-ahead.c -- read directories ahead on remote filesystems.
+
+   ls -R lists one directory after another; on NFS each directory costs a
+   few round trips of its own (the open's LOOKUP/ACCESS/GETATTR, READDIR,
+   ...) that no per-entry overlap can hide.  ls tells the library which
+   subdirectories it will open next (dirplus_ahead, in the order it will
+   open them); on a remote filesystem up to AHEAD_THREADS threads open,
+   read and stat them in the background (each batch through the remote
+   pool), and dirplus_open hands the finished result over: the same fd,
+   the same batches, the same errors, in the same order.  Nothing is ever
+   printed early, and every call is one that reading the directory later
+   would have made.
+
+   Bounds: at most AHEAD_WINDOW directories are being read or waiting to
+   be taken (each holds one fd and its entries: memory stays bounded by
+   a few of the largest directories), at most AHEAD_QUEUE names wait to
+   be started, and nothing is read ahead when the descriptor limit is
+   below AHEAD_MIN_NOFILE.  Newer hints go first: ls lists depth first,
+   so the subdirectories it just found are the next it needs.
+
+   A hint is dropped when its parent is closed; dirplus_close of the
+   parent waits while a thread is inside openat relative to the parent's
+   fd (after that the fd number may be reused).  */
+
+#include <config.h>
+
+#include "dirplus-impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+
+enum
+{
+  AHEAD_THREADS = 8,		/* directories read at once */
+  AHEAD_WINDOW = 16,		/* read or being read, not yet taken */
+  AHEAD_QUEUE = 4096,		/* hints waiting */
+  AHEAD_MIN_NOFILE = 256,	/* RLIMIT_NOFILE needed to read ahead */
+};
+
+/* One batch of a directory read ahead: what dirplus_read returned.  */
+struct ahead_batch
+{
+  struct ahead_batch *next;
+  ssize_t n;			/* entries, or -1 */
+  int err;			/* errno when N is -1 */
+  struct dirplus_entry ents[];	/* names copied after the array */
+};
+
+/* A directory to read ahead.  */
+struct ahead
+{
+  struct ahead *prev, *next;	/* in the list, newest hints first */
+  int parentfd;
+  char *name;
+  unsigned int mask, flags;
+  dirplus_filter_fn filter;
+  void *filter_arg;
+  enum dirplus_backend backend;
+  int fs_kind;
+  enum { PENDING, OPENING, READING, DONE } state;
+  bool dropped;			/* nobody will take it: free when done */
+  int fd;			/* the open directory, or -1 */
+  int open_errno;
+  struct stat st;		/* fstat of FD, taken before reading it */
+  int st_errno;
+  bool incomplete;		/* out of memory: not usable */
+  struct ahead_batch *batches, **tail;
+};
+
+static struct
+{
+  pthread_mutex_t lock;
+  pthread_cond_t work;		/* a hint can be started */
+  pthread_cond_t changed;	/* a read finished, or an open returned */
+  struct ahead *head;
+  size_t pending, active;	/* hints waiting; read or being read */
+  int nthreads;
+  int enabled;			/* 0 not decided, 1 yes, -1 no */
+} ah =
+{
+  .lock = PTHREAD_MUTEX_INITIALIZER,
+  .work = PTHREAD_COND_INITIALIZER,
+  .changed = PTHREAD_COND_INITIALIZER,
+};
+
+/** Free the list of batches B.  */
+void
+dirplus_ahead_free_batches (struct ahead_batch *b)
+{
+  while (b)
+    {
+      struct ahead_batch *next = b->next;
+      free (b);
+      b = next;
+    }
+}
+
+/** Free A (unlinked) and close its fd.  */
+static void
+ahead_free (struct ahead *a)
+{
+  if (0 <= a->fd)
+    close (a->fd);
+  dirplus_ahead_free_batches (a->batches);
+  free (a->name);
+  free (a);
+}
+
+/** Unlink A from the list (LOCK held).  */
+static void
+unlink_ahead (struct ahead *a)
+{
+  if (a->prev)
+    a->prev->next = a->next;
+  else
+    ah.head = a->next;
+  if (a->next)
+    a->next->prev = a->prev;
+  a->prev = a->next = NULL;
+}
+
+/** Append to A a copy of the batch of N entries ENTS (or an error, N
+    -1 with ERR).  Returns 0, or -1 when memory runs out.  */
+static int
+add_batch (struct ahead *a, struct dirplus_entry const *ents, ssize_t n,
+           int err)
+{
+  size_t count = n < 0 ? 0 : n;
+  size_t names = 0;
+  for (size_t i = 0; i < count; i++)
+    names += ents[i].namelen + 1;
+  struct ahead_batch *b = malloc (sizeof *b + count * sizeof b->ents[0]
+                                  + names);
+  if (!b)
+    return -1;
+  b->next = NULL;
+  b->n = n;
+  b->err = err;
+  char *p = (char *) &b->ents[count];
+  for (size_t i = 0; i < count; i++)
+    {
+      b->ents[i] = ents[i];
+      memcpy (p, ents[i].name, ents[i].namelen + 1);
+      b->ents[i].name = p;
+      p += ents[i].namelen + 1;
+    }
+  *a->tail = b;
+  a->tail = &b->next;
+  return 0;
+}
+
+/** Open and read A (in an ahead thread, LOCK not held).  */
+static void
+read_ahead (struct ahead *a)
+{
+  int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
+  if (!(a->flags & (DIRPLUS_FOLLOW | DIRPLUS_OPEN_FOLLOW)))
+    oflags |= O_NOFOLLOW;
+  int fd = dirplus_fd_above_stdio (openat (a->parentfd, a->name, oflags));
+  int err = errno;
+  /* ls -R's cycle check, made here in GNU's order (open, fstat, read):
+     on NFSv4 reading a directory invalidates its cached atime, and an
+     fstat after that would cost a GETATTR that GNU does not make.  */
+  if (0 <= fd)
+    a->st_errno = fstat (fd, &a->st) == 0 ? 0 : errno;
+
+  pthread_mutex_lock (&ah.lock);
+  a->fd = fd;
+  a->open_errno = fd < 0 ? err : 0;
+  a->state = READING;
+  pthread_cond_broadcast (&ah.changed);	/* the parent may be closed now */
+  pthread_mutex_unlock (&ah.lock);
+  if (fd < 0)
+    return;
+
+  struct dirplus_dir d =
+    {
+      .fd = fd, .mask = a->mask, .flags = a->flags, .backend = a->backend,
+      .filter = a->filter, .filter_arg = a->filter_arg,
+      .fs_kind = a->fs_kind, .bufsize = DIRPLUS_BUFSIZE,
+    };
+  d.buf = malloc (d.bufsize);
+  if (!d.buf)
+    {
+      a->incomplete = true;
+      return;
+    }
+  int overflows = 0;
+  for (;;)
+    {
+      ssize_t n = dirplus_backend_read (&d);
+      int err = errno;
+      if (add_batch (a, d.ents, n, err) < 0)
+        {
+          a->incomplete = true;
+          break;
+        }
+      /* Like ls: go on after EOVERFLOW, stop at any other error.  */
+      if (n == 0 || (n < 0 && (err != EOVERFLOW || 100 < ++overflows)))
+        break;
+      if (__atomic_load_n (&a->dropped, __ATOMIC_RELAXED))
+        break;
+    }
+  free (d.buf);
+  free (d.ents);
+  free (d.scratch);
+}
+
+/** An ahead thread: start the newest pending hint while the window has
+    room.  */
+static void *
+ahead_main (void *unused)
+{
+  (void) unused;
+  pthread_mutex_lock (&ah.lock);
+  for (;;)
+    {
+      struct ahead *a = NULL;
+      if (ah.active < AHEAD_WINDOW)
+        for (a = ah.head; a && a->state != PENDING; a = a->next)
+          ;
+      if (!a)
+        {
+          pthread_cond_wait (&ah.work, &ah.lock);
+          continue;
+        }
+      a->state = OPENING;
+      ah.pending--;
+      ah.active++;
+      pthread_mutex_unlock (&ah.lock);
+
+      read_ahead (a);
+
+      pthread_mutex_lock (&ah.lock);
+      a->state = DONE;
+      if (a->dropped)
+        {
+          unlink_ahead (a);
+          ah.active--;
+          ahead_free (a);
+          pthread_cond_signal (&ah.work);
+        }
+      pthread_cond_broadcast (&ah.changed);
+    }
+  return NULL;
+}
+
+/** Whether reading ahead is possible here (decided once, LOCK held).  */
+static bool
+ahead_enabled (void)
+{
+  if (ah.enabled == 0)
+    {
+      struct rlimit rl;
+      ah.enabled = (getrlimit (RLIMIT_NOFILE, &rl) == 0
+                    && AHEAD_MIN_NOFILE <= rl.rlim_cur) ? 1 : -1;
+    }
+  return 0 < ah.enabled;
+}
+
+/** Start ahead threads up to AHEAD_THREADS (LOCK held).  */
+static void
+ahead_grow (void)
+{
+  if (AHEAD_THREADS <= ah.nthreads)
+    return;
+  sigset_t all, old;
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  pthread_attr_t attr;
+  if (pthread_attr_init (&attr) == 0)
+    {
+      pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+      pthread_attr_setstacksize (&attr, 128 * 1024);
+      while (ah.nthreads < AHEAD_THREADS)
+        {
+          pthread_t t;
+          if (pthread_create (&t, &attr, ahead_main, NULL) != 0)
+            break;
+          ah.nthreads++;
+        }
+      pthread_attr_destroy (&attr);
+    }
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+}
+
+/** Hint that NAMES[0..N-1], subdirectories of PARENT, will be opened
+    next, in this order (see dirplus.h).  */
+void
+dirplus_ahead (struct dirplus_dir *parent, char *const *names, size_t n)
+{
+  /* (The uring backend reads remote directories the sync way: its ring
+     is never used from these threads.)  */
+  if (n == 0 || parent->fs_kind <= DIRPLUS_FS_LOCAL)
+    return;
+  pthread_mutex_lock (&ah.lock);
+  if (!ahead_enabled ())
+    goto done;
+  ahead_grow ();
+  if (ah.nthreads == 0)
+    goto done;
+  /* Insert at the head, keeping the order of NAMES.  */
+  struct ahead *first = NULL, *last = NULL;
+  for (size_t i = 0; i < n && ah.pending < AHEAD_QUEUE; i++)
+    {
+      struct ahead *a = calloc (1, sizeof *a);
+      char *name = strdup (names[i]);
+      if (!a || !name)
+        {
+          free (a);
+          free (name);
+          break;
+        }
+      a->parentfd = parent->fd;
+      a->name = name;
+      a->mask = parent->mask;
+      a->flags = parent->flags;
+      a->filter = parent->filter;
+      a->filter_arg = parent->filter_arg;
+      a->backend = parent->backend;
+      a->fs_kind = parent->fs_kind;
+      a->state = PENDING;
+      a->fd = -1;
+      a->tail = &a->batches;
+      a->prev = last;
+      if (last)
+        last->next = a;
+      else
+        first = a;
+      last = a;
+      ah.pending++;
+    }
+  if (first)
+    {
+      last->next = ah.head;
+      if (ah.head)
+        ah.head->prev = last;
+      ah.head = first;
+      pthread_cond_broadcast (&ah.work);
+    }
+ done:
+  pthread_mutex_unlock (&ah.lock);
+}
+
+/** Take the directory NAME under PARENTFD if it was read ahead with MASK
+    and FLAGS: set *FOUND, store its fd (or -1 and its open errno in
+    *OPEN_ERRNO) in *FD, its fstat in *ST (or *ST_ERRNO), and return its
+    batches.  Waits for a read in progress.  */
+struct ahead_batch *
+dirplus_ahead_take (int parentfd, const char *name, unsigned int mask,
+                    unsigned int flags, int *fd, int *open_errno,
+                    struct stat *st, int *st_errno, bool *found)
+{
+  *found = false;
+  if (__atomic_load_n (&ah.head, __ATOMIC_RELAXED) == NULL)
+    return NULL;
+  pthread_mutex_lock (&ah.lock);
+  struct ahead *a;
+  for (a = ah.head; a; a = a->next)
+    if (!a->dropped && a->parentfd == parentfd && strcmp (a->name, name) == 0)
+      break;
+  struct ahead_batch *b = NULL;
+  if (a)
+    {
+      if (a->state == PENDING)
+        {
+          unlink_ahead (a);
+          ah.pending--;
+          ahead_free (a);
+          a = NULL;
+        }
+      else
+        {
+          while (a->state != DONE)
+            pthread_cond_wait (&ah.changed, &ah.lock);
+          unlink_ahead (a);
+          ah.active--;
+          pthread_cond_signal (&ah.work);
+        }
+    }
+  pthread_mutex_unlock (&ah.lock);
+  if (!a)
+    return NULL;
+  if (a->mask != mask || a->flags != flags || a->incomplete)
+    {
+      ahead_free (a);
+      return NULL;
+    }
+  *found = true;
+  *fd = a->fd;
+  *open_errno = a->open_errno;
+  *st = a->st;
+  *st_errno = a->st_errno;
+  b = a->batches;
+  a->batches = NULL;
+  a->fd = -1;
+  ahead_free (a);
+  return b;
+}
+
+/** Drop the hints made under directory fd FD, which is being closed:
+    wait while a thread is opening relative to it.  */
+void
+dirplus_ahead_drop (int fd)
+{
+  if (__atomic_load_n (&ah.head, __ATOMIC_RELAXED) == NULL)
+    return;
+  pthread_mutex_lock (&ah.lock);
+  for (;;)
+    {
+      bool opening = false;
+      struct ahead *next;
+      for (struct ahead *a = ah.head; a; a = next)
+        {
+          next = a->next;
+          if (a->parentfd != fd || a->dropped)
+            continue;
+          if (a->state == PENDING)
+            {
+              unlink_ahead (a);
+              ah.pending--;
+              ahead_free (a);
+            }
+          else if (a->state == DONE)
+            {
+              unlink_ahead (a);
+              ah.active--;
+              ahead_free (a);
+              pthread_cond_signal (&ah.work);
+            }
+          else
+            {
+              __atomic_store_n (&a->dropped, true, __ATOMIC_RELAXED);
+              opening |= a->state == OPENING;
+            }
+        }
+      if (!opening)
+        break;
+      pthread_cond_wait (&ah.changed, &ah.lock);
+    }
+  pthread_mutex_unlock (&ah.lock);
+}
+
+/** The next batch of a directory read ahead: pop it from D->ahead,
+    store its entries in *ENTRIES (see dirplus_read).  */
+ssize_t
+dirplus_ahead_read (struct dirplus_dir *d, struct dirplus_entry **entries)
+{
+  free (d->ahead_cur);
+  d->ahead_cur = NULL;
+  *entries = NULL;
+  struct ahead_batch *b = d->ahead;
+  if (!b)
+    {
+      d->eof = true;
+      return 0;
+    }
+  d->ahead = b->next;
+  d->ahead_cur = b;
+  if (b->n < 0)
+    {
+      errno = b->err;
+      return -1;
+    }
+  if (b->n == 0)
+    d->eof = true;
+  else
+    *entries = b->ents;
+  return b->n;
+}

@@ -1,0 +1,7 @@
+## tests/fuse/local.mk: ls on a JuiceFS (FUSE) mount, redis-server as the
+## metadata engine, both started and stopped by the test.
+TESTS += tests/fuse/juicefs.test
+EXTRA_DIST += tests/fuse/juicefs.test \
+	tests/fuse/juicefs-check.py \
+	tests/fuse/juicefs.py \
+	tests/fuse/README.md
