@@ -47,3 +47,38 @@ AC_DEFUN([LSPLUS_LIBS], [
   AM_CONDITIONAL([USE_URING], [test "x$have_liburing" = xyes])
   AC_SUBST([URING_LIBS])
 ])
+
+# LSPLUS_NLS: translated diagnostics through the C library's gettext and
+# GNU coreutils' message catalogues (the "coreutils" text domain), so that
+# ls is byte-identical to GNU ls in translated locales.  Defines ENABLE_NLS
+# (what gnulib's gettext.h and the imported modules test) and
+# COREUTILS_LOCALEDIR (where coreutils.mo is installed).
+AC_DEFUN([LSPLUS_NLS], [
+  AC_ARG_ENABLE([nls],
+    [AS_HELP_STRING([--disable-nls],
+                    [do not use GNU coreutils' message catalogues])],
+    [], [enable_nls=yes])
+  AC_ARG_WITH([coreutils-localedir],
+    [AS_HELP_STRING([--with-coreutils-localedir=DIR],
+                    [where GNU coreutils' catalogues are
+                     (DIR/LL/LC_MESSAGES/coreutils.mo) @<:@/usr/share/locale@:>@])],
+    [], [with_coreutils_localedir=/usr/share/locale])
+  use_nls=no
+  AS_IF([test "x$enable_nls" != xno], [
+    AC_CHECK_HEADER([libintl.h], [
+      lsplus_save_LIBS=$LIBS
+      AC_SEARCH_LIBS([dcgettext], [intl], [use_nls=yes])
+      AS_CASE([$ac_cv_search_dcgettext],
+              [no|"none required"], [], [LIBINTL="$LIBINTL $ac_cv_search_dcgettext"])
+      LIBS=$lsplus_save_LIBS])
+  ])
+  AC_MSG_CHECKING([whether to use GNU coreutils' message catalogues])
+  AC_MSG_RESULT([$use_nls])
+  AS_IF([test "x$use_nls" = xyes], [
+    AC_DEFINE([ENABLE_NLS], [1],
+              [Define to translate messages with gettext.])
+    AC_DEFINE_UNQUOTED([COREUTILS_LOCALEDIR], ["$with_coreutils_localedir"],
+                       [Directory of GNU coreutils' message catalogues.])
+  ])
+  AC_SUBST([LIBINTL])
+])

@@ -23,11 +23,8 @@
 #include "ls.h"
 #include "c-strcase.h"
 #include "error.h"
-#include "gettext.h"
 #include "quote.h"
 #include "xalloc.h"
-
-#define _(msgid) gettext (msgid)
 
 /* A byte string that may contain NULs.  */
 struct bin_str

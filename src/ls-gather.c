@@ -358,7 +358,7 @@ set_link (struct fileinfo *f, int dirfd, char const *name,
   f->linkname = areadlinkat_with_size (dirfd, name, f->stat.st_size);
   if (!f->linkname)
     {
-      file_failure (command_line_arg, "cannot read symbolic link %s",
+      file_failure (command_line_arg, _("cannot read symbolic link %s"),
                     full_name);
       return;
     }
@@ -404,7 +404,8 @@ set_absolute_name (struct fileinfo *f, char const *full_name,
 {
   f->absolute_name = canonicalize_filename_mode (full_name, CAN_MISSING);
   if (!f->absolute_name)
-    file_failure (command_line_arg, "error canonicalizing %s", full_name);
+    file_failure (command_line_arg, _("error canonicalizing %s"),
+                  full_name);
 }
 
 /** Stat NAME in DIRFD into E following symlinks if FOLLOW; 0 or -1.  */
@@ -459,7 +460,7 @@ gather_operand (struct file_list *l, char const *name)
 
   if (r < 0)
     {
-      file_failure (true, "cannot access %s", name);
+      file_failure (true, _("cannot access %s"), name);
       /* It still counts for the alignment space, as in GNU.  */
       name_note_failed_operand (name);
       free (f->absolute_name);
@@ -525,7 +526,7 @@ gather_entry (struct file_list *l, int dirfd, char const *dirpath,
       if (e->stat_errno != 0)
         {
           errno = e->stat_errno;
-          file_failure (false, "cannot access %s", full_name);
+          file_failure (false, _("cannot access %s"), full_name);
           f->name = pool_strdup (e->name);
           l->used++;
           long_widths_update (f);

@@ -131,7 +131,8 @@ print_header (char const *name, bool command_line_arg)
     {
       absolute_name = canonicalize_filename_mode (name, CAN_MISSING);
       if (!absolute_name)
-        file_failure (command_line_arg, "error canonicalizing %s", name);
+        file_failure (command_line_arg, _("error canonicalizing %s"),
+                      name);
     }
   print_dir_header_name (name, absolute_name);
   free (absolute_name);
@@ -144,7 +145,7 @@ print_total (uintmax_t total)
 {
   char buf[LONGEST_HUMAN_READABLE + 1];
   dired_indent ();
-  out_str ("total");
+  out_str (_("total"));
   out_char (' ');
   out_str (human_readable (total, buf, human_output_opts, 512,
                            output_block_size));
@@ -200,7 +201,8 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
   struct dirplus_dir *d = gather_opendir (parentfd, name, command_line_arg);
   if (!d)
     {
-      file_failure (command_line_arg, "cannot open directory %s", path);
+      file_failure (command_line_arg, _("cannot open directory %s"),
+                    path);
       return false;
     }
   int fd = dirplus_fd (d);
@@ -215,7 +217,8 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
       if (dirplus_fstat (d, &st) != 0)
         {
           file_failure (command_line_arg,
-                        "cannot determine device and inode of %s", path);
+                        _("cannot determine device and inode of %s"),
+                        path);
           dirplus_close (d);
           return false;
         }
@@ -231,7 +234,7 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
       if (found != di)
         {
           free (di);
-          error (0, 0, "%s: not listing already-listed directory",
+          error (0, 0, _("%s: not listing already-listed directory"),
                  quotearg_n_style_colon (0, shell_escape_quoting_style,
                                          path));
           dirplus_close (d);
@@ -282,7 +285,7 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
              the end of the directory (an empty listing, no message).  */
           if (err == ENOENT)
             break;
-          file_failure (command_line_arg, "reading directory %s", path);
+          file_failure (command_line_arg, _("reading directory %s"), path);
           if (err != EOVERFLOW || 100 < ++overflows)
             break;
           continue;
@@ -448,7 +451,7 @@ list_tree (char const *name)
               /* The directory moved away under us: skip the rest of it.  */
               path[top->path_len] = '\0';
               errno = ENOENT;
-              file_failure (false, "cannot open directory %s", path);
+              file_failure (false, _("cannot open directory %s"), path);
               for (size_t j = top->next; j < top->nsub; j++)
                 free (top->subdirs[j]);
               top->next = top->nsub;

@@ -34,11 +34,6 @@
 #include "timespec.h"
 #include "xalloc.h"
 
-#include <libintl.h>
-#ifndef _
-# define _(msgid) gettext (msgid)
-#endif
-
 /* The comparison in force during one call of sort_files.  */
 static struct
 {

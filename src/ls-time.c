@@ -10,11 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <wchar.h>
+#include <wctype.h>
 
 #include "argmatch.h"
 #include "c-ctype.h"
 #include "error.h"
-#include "gettext.h"
 #include "hard-locale.h"
 #include "intprops.h"
 #include "mbswidth.h"
@@ -26,8 +27,6 @@
 #include "xalloc.h"
 
 #include "ls.h"
-
-#define _(msgid) gettext (msgid)
 
 /* The time zone of TZ, allocated on first use.  */
 static timezone_t local_tz;
@@ -87,26 +86,58 @@ find_plain_month (char const *fmt)
   return NULL;
 }
 
-/** Fill MON with the twelve abbreviated month names of the locale,
-    padded with spaces to a common display width (on the right of
-    names, on the left of numeric ones).  Return false if a name is
-    unusable (too long, contains '%', or has no valid width).  */
+/** Store in *WIDTH the columns of the month abbreviation NAME, and in
+    OUT (MONTH_FORMAT_SIZE bytes) NAME as it is shown: in a multibyte
+    locale an unprintable character becomes U+FFFD (one column); in a
+    unibyte locale each byte is one column.  Return false if NAME is not
+    a valid multibyte string or does not fit.  */
+static bool
+measure_month_name (char const *name, char out[MONTH_FORMAT_SIZE],
+                    size_t *width)
+{
+  size_t len = strlen (name);
+  if (MONTH_FORMAT_SIZE <= len)
+    return false;
+  memcpy (out, name, len + 1);
+  *width = len;
+  if (MB_CUR_MAX <= 1)
+    return true;
+
+  wchar_t wc[MONTH_FORMAT_SIZE];
+  size_t n = mbstowcs (wc, name, MONTH_FORMAT_SIZE);
+  if (n == (size_t) -1 || MONTH_FORMAT_SIZE <= n)
+    return false;
+  bool changed = false;
+  for (size_t i = 0; i < n; i++)
+    if (!iswprint (wc[i]) || wcwidth (wc[i]) < 0)
+      {
+        wc[i] = 0xFFFD;
+        changed = true;
+      }
+  if (changed)
+    {
+      len = wcstombs (out, wc, MONTH_FORMAT_SIZE);
+      if (len == (size_t) -1 || MONTH_FORMAT_SIZE <= len)
+        return false;
+    }
+  *width = wcswidth (wc, n);
+  return true;
+}
+
+/** Fill MON with the twelve abbreviated month names of the locale
+    (LC_TIME), padded with spaces to the widest of them: on the right of
+    names, on the left of numeric ones.  Widths are those of LC_CTYPE
+    (bytes in a unibyte locale).  Return false if a name is unusable
+    (contains '%', is not a valid multibyte string, or is too long).  */
 static bool
 load_month_names (char mon[12][MONTH_FORMAT_SIZE])
 {
-  int width[12], len[12], widest = 0;
+  size_t width[12], widest = 0;
 
   for (int i = 0; i < 12; i++)
     {
       char const *name = nl_langinfo (ABMON_1 + i);
-      size_t n = strlen (name);
-      if (n >= MONTH_FORMAT_SIZE || strchr (name, '%'))
-        return false;
-      memcpy (mon[i], name, n + 1);
-      len[i] = n;
-      width[i] = mbswidth (name, MBSW_REJECT_INVALID
-                                 | MBSW_REJECT_UNPRINTABLE);
-      if (width[i] < 0)
+      if (strchr (name, '%') || !measure_month_name (name, mon[i], &width[i]))
         return false;
       if (widest < width[i])
         widest = width[i];
@@ -114,17 +145,18 @@ load_month_names (char mon[12][MONTH_FORMAT_SIZE])
 
   for (int i = 0; i < 12; i++)
     {
-      int pad = widest - width[i];
-      if (MONTH_FORMAT_SIZE - len[i] <= pad)
+      size_t len = strlen (mon[i]);
+      size_t pad = widest - width[i];
+      if (MONTH_FORMAT_SIZE <= len + pad)
         return false;
       if (c_isdigit (mon[i][0]))
         {
-          memmove (mon[i] + pad, mon[i], len[i]);
+          memmove (mon[i] + pad, mon[i], len);
           memset (mon[i], ' ', pad);
         }
       else
-        memset (mon[i] + len[i], ' ', pad);
-      mon[i][len[i] + pad] = '\0';
+        memset (mon[i] + len, ' ', pad);
+      mon[i][len + pad] = '\0';
     }
   return true;
 }

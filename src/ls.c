@@ -36,7 +36,9 @@
        one path, where GNU reports "Too many levels of symbolic links".
      - The environment variable LSPLUS_BACKEND chooses how directories are
        read (auto, getdentsplus, uring, sync); see --help.
-     - --help and --version print our own text.
+     - --help and --version print our own text, in English (our own
+       text domain "lsplus", which has no catalogue yet); everything else
+       GNU ls translates is translated by GNU coreutils' catalogues.
      - -C/-x column fitting uses memory proportional to the number of
        files, not files x columns: a huge -w on a huge directory lists
        where GNU runs out of memory (the chosen layout is the same).
@@ -245,6 +247,31 @@ static enum when const when_vals[] =
   WHEN_IF_TTY, WHEN_IF_TTY, WHEN_IF_TTY
 };
 
+/** Make GNU coreutils' catalogues translate _() and gnulib's messages,
+   as they do for GNU ls (see ls.h).  */
+static void
+coreutils_text_domain (void)
+{
+#if ENABLE_NLS
+  textdomain ("coreutils");
+#endif
+}
+
+/** Switch to our own text domain for --help and --version, which print
+   our own text: gnulib's pieces of it (version_etc's licence lines,
+   bug-report addresses) then stay in the same language as the rest, not
+   in coreutils' translation of them.  No "lsplus" catalogue exists (yet),
+   so that is English.  Back to coreutils' at exit, before close_stdout
+   (registered earlier, so it runs later) may report a write error.  */
+static void
+own_text_domain (void)
+{
+#if ENABLE_NLS
+  textdomain (PACKAGE);
+  atexit (coreutils_text_domain);
+#endif
+}
+
 /** Exit with STATUS; for a failure, only point at --help like GNU.
    The text is lsplus's own (a deliberate deviation), but it describes
    exactly GNU ls 9.1's option semantics.  help2man turns it into the man
@@ -254,7 +281,7 @@ usage (int status)
 {
   if (status != EXIT_SUCCESS)
     {
-      fprintf (stderr, "Try '%s --help' for more information.\n",
+      fprintf (stderr, _("Try '%s --help' for more information.\n"),
                program_name);
       exit (status);
     }
@@ -505,7 +532,7 @@ parse_tabsize (char const *arg)
   if (e == LONGINT_OK && val <= MIN (PTRDIFF_MAX, SIZE_MAX))
     return val;
   int err = (e == LONGINT_OVERFLOW || e == LONGINT_OK) ? EOVERFLOW : 0;
-  error (LS_FAILURE, err, "%s: %s", "invalid tab size", quote (arg));
+  error (LS_FAILURE, err, "%s: %s", _("invalid tab size"), quote (arg));
   abort ();
 }
 
@@ -518,16 +545,16 @@ block_size_fatal (enum strtol_error e, char const *arg)
     {
     case LONGINT_INVALID_SUFFIX_CHAR:
     case LONGINT_INVALID_SUFFIX_CHAR_WITH_OVERFLOW:
-      fmt = "invalid suffix in %s%s argument '%s'";
+      fmt = N_("invalid suffix in %s%s argument '%s'");
       break;
     case LONGINT_OVERFLOW:
-      fmt = "%s%s argument '%s' too large";
+      fmt = N_("%s%s argument '%s' too large");
       break;
     default:
-      fmt = "invalid %s%s argument '%s'";
+      fmt = N_("invalid %s%s argument '%s'");
       break;
     }
-  error (LS_FAILURE, 0, fmt, "--", "block-size", arg);
+  error (LS_FAILURE, 0, _(fmt), "--", "block-size", arg);
   abort ();
 }
 
@@ -551,8 +578,8 @@ env_quoting_style (void)
   ptrdiff_t i = ARGMATCH (s, quoting_style_args, quoting_style_vals);
   if (i < 0)
     {
-      error (0, 0, "ignoring invalid value of environment variable "
-             "QUOTING_STYLE: %s", quote (s));
+      error (0, 0, _("ignoring invalid value of environment variable "
+                     "QUOTING_STYLE: %s"), quote (s));
       return -1;
     }
   return quoting_style_vals[i];
@@ -621,7 +648,7 @@ decode_switches (int argc, char **argv)
         case 'w':
           width_opt = parse_line_length (optarg);
           if (width_opt < 0)
-            error (LS_FAILURE, 0, "%s: %s", "invalid line width",
+            error (LS_FAILURE, 0, "%s: %s", _("invalid line width"),
                    quote (optarg));
           break;
         case 'x': format_opt = horizontal; break;
@@ -720,8 +747,10 @@ decode_switches (int argc, char **argv)
           quoting_style_opt = literal_quoting_style;
           break;
         case HELP_OPTION:
+          own_text_domain ();
           usage (EXIT_SUCCESS);
         case VERSION_OPTION:
+          own_text_domain ();
           print_version ();
           exit (EXIT_SUCCESS);
         default:
@@ -765,8 +794,8 @@ decode_switches (int argc, char **argv)
             {
               linelen = parse_line_length (p);
               if (linelen < 0)
-                error (0, 0, "ignoring invalid width in environment "
-                       "variable COLUMNS: %s", quote (p));
+                error (0, 0, _("ignoring invalid width in environment "
+                               "variable COLUMNS: %s"), quote (p));
             }
         }
     }
@@ -788,8 +817,8 @@ decode_switches (int argc, char **argv)
                   && t <= SIZE_MAX)
                 tabsize = t;
               else
-                error (0, 0, "ignoring invalid tab size in environment "
-                       "variable TABSIZE: %s", quote (p));
+                error (0, 0, _("ignoring invalid tab size in environment "
+                               "variable TABSIZE: %s"), quote (p));
             }
         }
     }
@@ -823,7 +852,7 @@ decode_switches (int argc, char **argv)
   /* --dired only means something for the long format without links.  */
   dired = dired && format == long_format && !print_hyperlink;
   if (dired && eolbyte == '\0')
-    error (LS_FAILURE, 0, "--dired and --zero are incompatible");
+    error (LS_FAILURE, 0, _("--dired and --zero are incompatible"));
 
   /* -c, -u or --time without -l sort by that time.  */
   sort_type = (0 <= sort_opt ? (enum sort_type) sort_opt
@@ -862,6 +891,10 @@ main (int argc, char **argv)
 {
   set_program_name (argv[0]);
   setlocale (LC_ALL, "");
+#if ENABLE_NLS
+  bindtextdomain ("coreutils", COREUTILS_LOCALEDIR);
+#endif
+  coreutils_text_domain ();
   exit_failure = LS_FAILURE;
   atexit (close_stdout);
 

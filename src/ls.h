@@ -19,7 +19,18 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "gettext.h"
 #include "quotearg.h"
+
+/* Messages.  ls says what GNU ls 9.1 says, in GNU's words, so GNU's
+   message catalogues (Debian's coreutils package installs them) translate
+   them: main() makes "coreutils" the default text domain.  Mark with _()
+   only a message whose text is a msgid of coreutils 9.1; our own messages
+   (backend errors, --help, --version) stay unmarked, in English.  gnulib's
+   modules (quotearg's quotes, argmatch, xstrtol, closeout) translate
+   through the same domain, libc's getopt and strerror through "libc".  */
+#define _(msgid) gettext (msgid)
+#define N_(msgid) msgid
 
 /* Exit statuses, as in GNU ls.  */
 enum

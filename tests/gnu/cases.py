@@ -799,6 +799,86 @@ def group_combo(n=900, ntty=120, nunpriv=60):
     return out
 
 
+# Translated locales (tools/install-deps generates them): GNU coreutils'
+# catalogues translate messages, "total" and the locale time style; the
+# locale also decides collation (strcoll), month names and their widths,
+# the decimal point of -h sizes, and quotes (quotearg's gettext("`")).
+TRANSLATED = ("de_DE.UTF-8", "fr_FR.UTF-8", "ja_JP.UTF-8")
+
+# Which cases run again in each translated locale: every case of a group
+# (0), or every Nth.  Chosen for what a locale can change: every mode
+# (pipe, tty, unpriv, full, epipe, closed, lowfd, rmcwd), the long
+# formats, time styles, errors and diagnostics, quoting, sizes, sorting,
+# columns with wide characters; groups left out only parse LS_COLORS.
+TRANSLATED_PICK = {
+    "format-utf8": 0, "format": 4, "quoting": 0, "quoting-headers": 0,
+    "sort": 3, "sort-operands": 0, "time": 0, "time-args": 0,
+    "time-env": 0, "size": 0, "size-args": 0, "size-env": 2,
+    "color-full": 4, "color-unset": 4, "color-term": 12, "color-args": 0,
+    "color-ops": 0, "color-invalid": 5, "color-invalid3": 5,
+    "color-no-equals": 5, "operands": 5, "operands-L": 2, "select": 4,
+    "recursive": 4, "recursive-all": 0, "cwd": 0, "layout": 3,
+    "columns-env": 0, "tabsize-env": 0, "layout-fmt": 0, "indicator": 4,
+    "dired": 0, "context": 2, "acl": 0, "owners": 0, "posix": 0,
+    "failed-operands": 0, "errors": 0, "tty": 3, "tty-env": 0,
+    "tty-win": 4, "unpriv": 4, "unpriv-tty": 0, "big": 3, "big-tty": 0,
+    "big-unpriv": 0, "chain": 4, "chain-lowfd": 4, "mounts": 0,
+    "no-birth": 0, "tmpfs": 8, "io": 3, "rmcwd": 0, "combo": 8,
+    "combo-tty": 6, "combo-unpriv": 6,
+}
+
+
+def in_locale(case, loc):
+    """CASE again with its C and C.UTF-8 locale variables set to LOC."""
+    env = {}
+    for k, v in case.env.items():
+        if (k == "LANG" or k.startswith("LC_")) and v in ("C", "C.UTF-8"):
+            v = loc
+        env[k] = v
+    return Case(case.group + "@" + loc[:5], case.args, cwd=case.cwd,
+                env=env, mode=case.mode, win=case.win)
+
+
+def group_translated(groups):
+    """The picked cases of GROUPS in each translated locale, and the
+    locale categories of a translated locale set one by one."""
+    picked = []
+    for g in groups:
+        n = {}
+        for c in g():
+            step = TRANSLATED_PICK.get(c.group)
+            if step is None:
+                continue
+            i = n[c.group] = n.get(c.group, -1) + 1
+            if step == 0 or i % step == 0:
+                picked.append(c)
+    out = []
+    for loc in TRANSLATED:
+        seen = set()       # C and C.UTF-8 cases may become the same run
+        for c in picked:
+            t = in_locale(c, loc)
+            key = t.id.split(": ", 1)[1]
+            if key not in seen:
+                seen.add(key)
+                out.append(t)
+        for env in ({"LC_ALL": None, "LANG": loc},
+                    {"LC_ALL": None, "LANG": loc, "LC_MESSAGES": "C"},
+                    {"LC_ALL": None, "LANG": "C", "LC_TIME": loc},
+                    {"LC_ALL": None, "LANG": "C.UTF-8", "LC_MESSAGES": loc},
+                    {"LC_ALL": None, "LANG": loc, "LC_COLLATE": "C"},
+                    {"LC_ALL": None, "LANG": "C", "LC_NUMERIC": loc},
+                    {"LC_ALL": None, "LANG": loc, "LC_CTYPE": "C"},
+                    {"LC_ALL": loc, "LANGUAGE": "fr:de"}):
+            for a in (["-l", "times"], ["-ls", "--block-size=human",
+                                        "sizes"],
+                      ["--time-style=locale", "-lu", "times"],
+                      ["-1", "names", "nosuch"], ["--sort=bad"],
+                      ["-1v", "sort"], ["-C", "names"],
+                      ["--quoting-style=locale", "-1", "names"]):
+                out.append(Case("locale-mix@" + loc[:5], a, env=env))
+    return out
+
+
 def all_cases():
     groups = (group_format, group_quoting, group_sort, group_time,
               group_size, group_color, group_operands, group_select,
@@ -812,7 +892,7 @@ def all_cases():
               group_combo)
     seen = set()
     out = []
-    for g in groups:
+    for g in groups + (lambda: group_translated(groups),):
         for c in g():
             if c.id not in seen:
                 seen.add(c.id)

@@ -15,4 +15,4 @@ ls_under_test=${LSPLUS_LS:-$(pwd)/src/ls}
 PYTHONDONTWRITEBYTECODE=1
 export PYTHONDONTWRITEBYTECODE
 exec "$PYTHON" "${srcdir:-.}/tests/gnu/difftest.py" \
-  --ls "$ls_under_test" --backends "$backend"
+  --ls "$ls_under_test" --backends "$backend" --require-locales
