@@ -5,7 +5,8 @@
  *
  *   GDP_ATTR_ACL_ACCESS   system.posix_acl_access exists with nonzero size
  *   GDP_ATTR_ACL_DEFAULT  directories only: system.posix_acl_default exists
- *   GDP_ATTR_LABEL        security.selinux exists
+ *   GDP_ATTR_LABEL        security.selinux exists with a nonempty value (an
+ *                         empty label reads as none, as through libselinux)
  *   GDP_ATTR_CAP          security.capability exists
  *
  * Each probe goes through the VFS helper that getxattr(2) uses, so the LSM
@@ -198,7 +199,7 @@ void gdp_attr_fill(const struct path *path, umode_t mode, u32 flags,
 		u |= GDP_ATTR_LABEL;
 	else
 		gdp_attr_set(GDP_ATTR_LABEL,
-			     gdp_xattr(path, XATTR_NAME_SELINUX, false), &a, &u);
+			     gdp_xattr(path, XATTR_NAME_SELINUX, true), &a, &u);
 
 	if (!(flags & GDP_WANT_CAP) || remote)
 		u |= GDP_ATTR_CAP;

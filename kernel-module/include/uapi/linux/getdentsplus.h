@@ -69,7 +69,7 @@
 /* Attribute bits of an entry (both in attr and attr_unknown). */
 #define GDP_ATTR_ACL_ACCESS	0x0001	/* system.posix_acl_access, size > 0 */
 #define GDP_ATTR_ACL_DEFAULT	0x0002	/* system.posix_acl_default exists (dirs) */
-#define GDP_ATTR_LABEL		0x0004	/* security.selinux exists */
+#define GDP_ATTR_LABEL		0x0004	/* security.selinux, nonempty */
 #define GDP_ATTR_CAP		0x0008	/* security.capability exists */
 #define GDP_ATTR_ALL		0x000f
 
