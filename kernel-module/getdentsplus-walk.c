@@ -77,6 +77,7 @@ struct gdp_stage {
 	unsigned int nr;
 	struct gdp_staged *last;
 	int error;		/* why the first entry could not be staged */
+	bool skip_dots;		/* GDP_SKIP_DOTS */
 };
 
 /* One request, as the per-entry code needs it. */
@@ -101,6 +102,11 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	/* Like getdents64: an entry's d_off is where the next one starts. */
 	if (st->last)
 		st->last->off = offset;
+
+	/* Resuming at that d_off reads a skipped dot again, and skips it. */
+	if (st->skip_dots && name[0] == '.' &&
+	    (namelen == 1 || (namelen == 2 && name[1] == '.')))
+		return GDP_FILLDIR_CONTINUE;
 
 	if (unlikely(namelen <= 0 || namelen > GDP_NAME_MAX ||
 		     memchr(name, '/', namelen))) {
@@ -612,6 +618,7 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		goto err_free_rec;
 	st.ubuf = ubuf;
 	st.out_left = size;
+	st.skip_dots = flags & GDP_SKIP_DOTS;
 	gdp_dir_context_set_count(&st.ctx, size);
 	get_fs_root(current->fs, &req.root);
 

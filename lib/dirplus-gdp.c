@@ -12,6 +12,7 @@
 
 #include "dirplus-impl.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -127,6 +128,20 @@ dirplus_gdp_probe (void)
   return 0;
 }
 
+/* Whether the module takes GDP_SKIP_DOTS: 1 yes, -1 no (an older module
+   answered EINVAL), 0 not tried yet.  */
+static int skip_dots_state;
+
+/** Whether D's filter drops "." and ".." (ls without -a): then the module
+    need not look them up at all.  */
+static bool
+drops_dots (const struct dirplus_dir *d)
+{
+  return (d->filter && skip_dots_state >= 0
+          && !d->filter (".", 1, DT_DIR, d->filter_arg)
+          && !d->filter ("..", 2, DT_DIR, d->filter_arg));
+}
+
 /** The GDP_* request flags for dirplus FLAGS.  */
 static unsigned int
 gdp_flags (unsigned int flags)
@@ -179,11 +194,23 @@ gdp_read (struct dirplus_dir *d)
     }
   unsigned int flags = gdp_flags (d->flags);
   unsigned int mask = d->mask & GDP_STATX_SUPPORTED;
+  if (drops_dots (d))
+    flags |= GDP_SKIP_DOTS;
 
   d->nents = 0;
   while (!d->eof && d->nents == 0)
     {
       long n = dirplus_gdp_call (d->fd, d->buf, d->bufsize, mask, flags);
+      if (n < 0 && errno == EINVAL && (flags & GDP_SKIP_DOTS)
+          && skip_dots_state == 0)
+        {
+          /* A module older than GDP_SKIP_DOTS: the filter drops them.  */
+          skip_dots_state = -1;
+          flags &= ~GDP_SKIP_DOTS;
+          n = dirplus_gdp_call (d->fd, d->buf, d->bufsize, mask, flags);
+        }
+      else if (0 <= n && (flags & GDP_SKIP_DOTS))
+        skip_dots_state = 1;
       __atomic_fetch_add (&dirplus_counters.batch_calls, 1,
                           __ATOMIC_RELAXED);
       if (n < 0)

@@ -954,6 +954,26 @@ static int cmd_badinput(const char *dir, const char *file)
 		  "%s: statx mask STATX_MNT_ID (not in GDP_STATX_SUPPORTED)", w);
 		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, GDP_STATX_FORCE_SYNC | GDP_STATX_DONT_SYNC), EINVAL,
 		  "%s: GDP_STATX_FORCE_SYNC|GDP_STATX_DONT_SYNC", w);
+		/* GDP_SKIP_DOTS: every name but "." and "..", also in small
+		 * batches (resuming after a skipped dot), positions exact. */
+		for (int k = 0; k < 2; k++) {
+			struct list got = { 0 }, ref = { 0 }, want = { 0 };
+			size_t sz = k ? 3 * min : sizeof buf;
+			int bad = gdp_list(v, fd, sz, REQ_MASK, GDP_SKIP_DOTS, &got, NULL);
+			if (getdents_list(fd, &ref) < 0)
+				bad++;
+			for (size_t i = 0; i < ref.n; i++)
+				if (strcmp(ref.v[i].name, ".") && strcmp(ref.v[i].name, ".."))
+					list_push(&want, &ref.v[i]);
+			char sk[96];
+			snprintf(sk, sizeof sk, "%s: GDP_SKIP_DOTS, size %zu", w, sz);
+			bad += same_names(&got, &want, 1, sk);
+			tap(!bad, "badinput: %s: no '.' or '..', every other name once with its d_off (%zu names)",
+			    sk, got.n);
+			free(want.v);
+			list_free(&ref);
+			list_free(&got);
+		}
 		lseek(fd, 0, SEEK_SET);
 		char *first = first_name(fd, v);
 		lseek(fd, 0, SEEK_SET);

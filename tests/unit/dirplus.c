@@ -541,6 +541,9 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
                unsigned char type; char name[]; } *de = (void *) (g + off);
       off += de->reclen;
       size_t len = strlen (de->name);
+      if ((flags & GDP_SKIP_DOTS) && de->name[0] == '.'
+          && (len == 1 || (len == 2 && de->name[1] == '.')))
+        continue;
       struct getdentsplus_entry *r = (void *) ((char *) buf + out);
       uint32_t reclen = (hdr + len + 1 + 7) & ~7u;
       memset (r, 0, reclen);

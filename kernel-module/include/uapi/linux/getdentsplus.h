@@ -55,7 +55,14 @@
 #define GDP_WANT_LABEL		0x0020	/* compute GDP_ATTR_LABEL */
 #define GDP_WANT_CAP		0x0040	/* compute GDP_ATTR_CAP */
 #define GDP_ATTR_CACHED		0x0080	/* attribute bits only from memory */
-#define GDP_FLAGS_ALL		0x00ff
+#define GDP_SKIP_DOTS		0x0100	/* leave out "." and ".." */
+#define GDP_FLAGS_ALL		0x01ff
+/*
+ * GDP_SKIP_DOTS: "." and ".." are neither returned nor looked up, stat'ed
+ * or probed (a caller that drops them, like ls without -a, would only
+ * pay for them: on NFSv4 the stat of a directory just read is a GETATTR
+ * round trip).  The file position still moves past them.
+ */
 /* GDP_STATX_FORCE_SYNC together with GDP_STATX_DONT_SYNC: EINVAL. */
 
 /*
