@@ -30,7 +30,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -265,32 +264,6 @@ ahead_enabled (void)
   return 0 < ah.enabled;
 }
 
-/** Start ahead threads up to AHEAD_THREADS (LOCK held).  */
-static void
-ahead_grow (void)
-{
-  if (AHEAD_THREADS <= ah.nthreads)
-    return;
-  sigset_t all, old;
-  sigfillset (&all);
-  pthread_sigmask (SIG_SETMASK, &all, &old);
-  pthread_attr_t attr;
-  if (pthread_attr_init (&attr) == 0)
-    {
-      pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
-      pthread_attr_setstacksize (&attr, 128 * 1024);
-      while (ah.nthreads < AHEAD_THREADS)
-        {
-          pthread_t t;
-          if (pthread_create (&t, &attr, ahead_main, NULL) != 0)
-            break;
-          ah.nthreads++;
-        }
-      pthread_attr_destroy (&attr);
-    }
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
-}
-
 /** Hint that NAMES[0..N-1], subdirectories of PARENT, will be opened
     next, in this order (see dirplus.h).  */
 void
@@ -303,7 +276,7 @@ dirplus_ahead (struct dirplus_dir *parent, char *const *names, size_t n)
   pthread_mutex_lock (&ah.lock);
   if (!ahead_enabled ())
     goto done;
-  ahead_grow ();
+  dirplus_start_threads (ahead_main, &ah.nthreads, AHEAD_THREADS);
   if (ah.nthreads == 0)
     goto done;
   /* Insert at the head, keeping the order of NAMES.  */

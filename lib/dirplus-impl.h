@@ -168,6 +168,10 @@ bool dirplus_pool_env_valid (void);
 /* The remote pool (dirplus-pool.c): call FN (ARG, I) for each I in
    [0, N) on up to LSPLUS_REMOTE_THREADS threads plus the caller.  */
 typedef void (*dirplus_pool_fn) (void *arg, size_t i);
+/* Start detached threads running FN (all signals blocked, small stacks)
+   until *COUNT reaches WANT; stops quietly at the first failure.  The
+   caller holds the lock that guards *COUNT.  */
+void dirplus_start_threads (void *(*fn) (void *), int *count, int want);
 void dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg);
 
 /* Resolve, in the remote pool, the attribute bits the kernel module left

@@ -141,13 +141,14 @@ dirplus_pool_env_valid (void)
   return errno == 0 && *end == '\0' && 1 <= v && v <= POOL_MAX;
 }
 
-/** Start workers until there are WANT (LOCK held); stop quietly at the
-    first failure (the callers do the work themselves then).  */
-static void
-grow (int want)
+/** Start threads running FN until *COUNT reaches WANT (see
+    dirplus-impl.h).  */
+void
+dirplus_start_threads (void *(*fn) (void *), int *count, int want)
 {
-  if (want <= pool.nthreads)
+  if (want <= *count)
     return;
+  /* The threads take no signals: ls's handlers run in the main thread.  */
   sigset_t all, old;
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &old);
@@ -157,12 +158,12 @@ grow (int want)
       pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
       /* The deepest frame is a path buffer of PATH_MAX + 32 bytes.  */
       pthread_attr_setstacksize (&attr, 128 * 1024);
-      while (pool.nthreads < want)
+      while (*count < want)
         {
           pthread_t t;
-          if (pthread_create (&t, &attr, worker_main, NULL) != 0)
+          if (pthread_create (&t, &attr, fn, NULL) != 0)
             break;
-          pool.nthreads++;
+          ++*count;
         }
       pthread_attr_destroy (&attr);
     }
@@ -188,7 +189,7 @@ dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg)
   size_t want = n - 1;
   if ((size_t) pool_max () < want)
     want = pool_max ();
-  grow (want);
+  dirplus_start_threads (worker_main, &pool.nthreads, want);
   j.link = pool.open;
   pool.open = &j;
   if (pool.waiting)
