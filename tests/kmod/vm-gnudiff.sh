@@ -80,7 +80,7 @@ mkdir -p /mnt/ext4/gnudiff
 chmod 755 /mnt/ext4/gnudiff
 s=$(date +%s)
 TMPDIR=/mnt/ext4/gnudiff PYTHONDONTWRITEBYTECODE=1 \
-	timeout 660 $PY -S $DT --ls $LS --gnu /bin/ls --backends getdentsplus \
+	timeout 1200 $PY -S $DT --ls $LS --gnu /bin/ls --backends getdentsplus \
 	-j "$jobs" --show 15 --keep "$@" \
 	>/tmp/gnudiff.out 2>&1
 rc=$?
