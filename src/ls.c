@@ -35,7 +35,9 @@
        the same reason ls -RL can follow more than 40 symbolic links along
        one path, where GNU reports "Too many levels of symbolic links".
      - The environment variable LSPLUS_BACKEND chooses how directories are
-       read (auto, getdentsplus, uring, sync); see --help.
+       read (auto, getdentsplus, uring, sync), LSPLUS_REMOTE and
+       LSPLUS_REMOTE_THREADS how remote filesystems are (an invalid value
+       of any of them is an error, exit 2); see --help.
      - --help and --version print our own text, in English (our own
        text domain "lsplus", which has no catalogue yet); everything else
        GNU ls translates is translated by GNU coreutils' catalogues.
