@@ -27,6 +27,7 @@ sys.dont_write_bytecode = True
 
 import argparse
 import concurrent.futures
+import difflib
 import os
 import shutil
 import signal
@@ -96,6 +97,16 @@ def build_count_tree(top, what, acl, dacl):
             fill(os.path.join(top, "tree", "d%02d" % d), 30, d)
 
 
+def same_mtime(top, stamp):
+    """Set the atime and mtime of everything under TOP (symlinks
+    themselves, TOP too) to STAMP, deepest first."""
+    for d, ds, fs in os.walk(top, topdown=False):
+        for n in fs + ds:
+            os.utime(os.path.join(d, n), (stamp, stamp),
+                     follow_symlinks=False)
+    os.utime(top, (stamp, stamp))
+
+
 def entries(top):
     """Entries under TOP (not TOP itself)."""
     return sum(len(fs) + len(ds) for _, ds, fs in os.walk(top))
@@ -163,6 +174,20 @@ def run_counted(a, fs, top, exe, backend, args):
     return ops, (p.stdout, p.stderr, p.returncode)
 
 
+def output_diff(g, o):
+    """A unified diff of two (stdout, stderr, status) triples, GNU's first."""
+    lines = []
+    for k, what in enumerate(("stdout", "stderr")):
+        if g[k] == o[k]:
+            continue
+        d = difflib.unified_diff(
+            g[k].decode(errors="replace").split("\n"),
+            o[k].decode(errors="replace").split("\n"),
+            "gnu-" + what, "ours-" + what, n=1, lineterm="")
+        lines.extend(list(d)[:40])
+    return "\n".join(lines)
+
+
 def counts(a, fs, ours, backends):
     """Every (command, variant) lists its own identical copy of the tree,
     untouched since a fresh mount: all cold, with one remount."""
@@ -180,6 +205,12 @@ def counts(a, fs, ours, backends):
         subprocess.run(["setfacl", "-m", "u:12345:r"] + acl[i:i + 500],
                        check=True)
     subprocess.run(["setfacl", "-d", "-m", "u:12345:rx"] + dacl, check=True)
+    # One timestamp for every entry of every copy: built over a few
+    # seconds (many under load), copies straddling a minute printed
+    # different times in ls -l.
+    stamp = int(t0) - 3600
+    for i, j, _ in jobs:
+        same_mtime(os.path.join(top, "c%d-%d" % (i, j)), stamp)
     built = time.time() - t0
     # Counted now: a walk between the runs would leak its asynchronous
     # RELEASEDIRs into the next run's counts.
@@ -211,7 +242,9 @@ def counts(a, fs, ours, backends):
             if res != gres:
                 ok = False
                 notes.append("FAIL: %s: output differs from GNU's "
-                             "(status %s vs %s)" % (be, res[2], gres[2]))
+                             "(status %s vs %s)\n%s" % (
+                                 be, res[2], gres[2],
+                                 output_diff(gres, res)))
             if sum(ops.values()) > sum(gops.values()):
                 ok = False
                 notes.append("FAIL: %s: %d FUSE requests > GNU's %d" % (
