@@ -170,14 +170,18 @@ rpc_section() { # VARIANTS ("label:backend ..." ; GNU first)
 # has only the parts these cases list (no big/, chain/, many/: minutes to
 # build under TCG); perm/unsearch-big/ (700 entries) and the rsize=4096
 # mounts stand in for directories bigger than a READDIR reply.
-#   full (42 cases): long format and ACL '+' (acl: -l, -lL, -ld, -lR,
+#   full (85 cases): long format and ACL '+' (acl: -l, -lL, -ld, -lR,
 #     -lA of attrs/ and of its files as operands; owners -l/-ln; -l of
 #     types/, links/, names/), -Z and -lZ (context), recursion (-lR and
 #     -RL over deep/ and rloop/, symlink loops included; -R and -la in
 #     deep/ as the working directory), unprivileged listing (-l/-lR of
 #     perm/, perm/noread, perm/unsearch, perm/unsearch-big: per-entry
 #     EACCES), errors (failed operands among good ones, -lL/-LR over
-#     dangling and looping symlinks).
+#     dangling and looping symlinks), and stat data as NFS carries it
+#     (43 cases: -l/--full-time with every time style and --time=WORD
+#     over times/, whose 1960, 2038, 2100 and 2400 stamps NFSv3's 32-bit
+#     unsigned seconds cannot hold; birth time, which NFS lacks; -s/-ls
+#     block counts of sizes/ (sparse files); -t/-c/-u/-S sorting).
 #   small (9 cases, for a sanitizer build): acl -l/-lL/-ld/-lR/-lA of
 #     attrs/ and -l of its files, -lZ attrs, -lR deep, unprivileged -lR perm.
 diff_patterns() {
@@ -195,13 +199,17 @@ diff_patterns() {
 			-k '^unpriv: [^;]*ls (-l|-lR) perm(/noread|/unsearch|/unsearch-big)? \[' \
 			-k '^failed-operands: [^;]*shell-escape.* ls -l (.no such. types|nosuch)' \
 			-k '^format: [^;]*ls -l (types|links|names)$' \
-			-k '^operands-L: [^;]*ls -(lL|LR) links'
+			-k '^operands-L: [^;]*ls -(lL|LR) links' \
+			-k "^time: LC_ALL='C' TZ='UTC' ls (-l|--full-time)[^;]* times\$" \
+			-k "^no-birth: LC_ALL='C' [^;]*times/ns-a" \
+			-k "^size: LC_ALL='C' ls (-s|-ls|-lh|--si -ls) sizes\$" \
+			-k "^sort: LC_ALL='C' ls -l?1? ?-[tcuS]r? (times|sizes)\$"
 		;;
 	esac
 	printf '%s\n' "$@"
 }
 FX=/mnt/ext4/nfsdiff
-FX_PARTS="types links owners attrs names deep rloop perm"
+FX_PARTS="types links owners attrs names deep rloop perm times sizes"
 make_fixture() {
 	rm -rf $FX
 	mkdir -p $FX
