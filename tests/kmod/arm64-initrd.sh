@@ -44,23 +44,32 @@ arm64_missing_libs() {
 	done
 }
 
+# Where the packages put NAME (bin, sbin, usr/bin or usr/sbin): init
+# finds it through PATH.
+arm64_find() { # NAME
+	for d in bin sbin usr/bin usr/sbin; do
+		if [ -f "$d/$1" ] && [ ! -L "$d/$1" ]; then
+			echo "$d/$1"
+			return 0
+		fi
+	done
+	return 1
+}
+
 arm64_tools() {
 	for p in acl attr libcap2-bin libacl1 libattr1 libcap2 libc6; do
 		arm64_extract "$p" .
 	done
 	rm -rf usr/share/doc usr/share/man usr/share/locale usr/share/lintian \
 		usr/lib/aarch64-linux-gnu/gconv
-	bins="usr/bin/setfacl usr/bin/getfacl usr/bin/setfattr usr/bin/getfattr \
-		sbin/setcap sbin/getcap"
-	for b in $bins; do
-		[ -x "$b" ] || vm_die "arm64 tools: no $b in the packages"
+	bins=
+	for t in setfacl getfacl setfattr getfattr setcap getcap; do
+		b=$(arm64_find "$t") || vm_die "arm64 tools: no $t in the packages"
+		bins="$bins $b"
 	done
 	# shellcheck disable=SC2086
 	m=$(arm64_missing_libs $bins)
 	[ -z "$m" ] || vm_die "arm64 tools: libraries missing: $m"
-	# init calls them through PATH; /usr/sbin/setcap like on the host.
-	ln -sf /sbin/setcap usr/sbin/setcap
-	ln -sf /sbin/getcap usr/sbin/getcap
 	echo "arm64 target: GNU ls, strace and src/ls in the VM would be arm64 builds (not made by this rig)" \
 		>etc/lsplus-no-e2e
 }
