@@ -13,7 +13,8 @@
 ## (ext4 fixture exported, mounted NFSv3 and NFSv4.2): exact RPC counts per
 ## backend vs GNU ls, and a subset of the GNU differential suite through
 ## both mounts for every backend (~7 min under TCG; issue 7).
-## The kernel matrix (issue 8): vm-trixie.test (Debian 13's 6.12) and
+## The kernel matrix (issue 8): vm-trixie.test (Debian 13's 6.12),
+## vm-sid.test (the newest kernel in sid, 7.x: built in a sid chroot) and
 ## vm-arm64.test (Debian 12's 6.1 on arm64, cross-built, no end-to-end
 ## checks: GNU ls and src/ls in the VM would have to be arm64 builds) run
 ## run-vm.test's module checks (W=1 build, load, core, rmmod, review,
@@ -30,7 +31,7 @@
 ## LSPLUS_VM_TAP=1 in its environment (a skip is then "1..0 # SKIP").
 
 TESTS += tests/kmod/run-vm.test tests/kmod/dkms.test tests/kmod/nfs-vm.test
-TESTS += tests/kmod/vm-trixie.test tests/kmod/vm-arm64.test
+TESTS += tests/kmod/vm-trixie.test tests/kmod/vm-sid.test tests/kmod/vm-arm64.test
 
 EXTRA_DIST += \
 	tests/kmod/run-vm.test \
@@ -39,6 +40,7 @@ EXTRA_DIST += \
 	tests/kmod/vm-apt.sh \
 	tests/kmod/vm-target.sh \
 	tests/kmod/vm-trixie.test \
+	tests/kmod/vm-sid.test \
 	tests/kmod/vm-arm64.test \
 	tests/kmod/arm64-initrd.sh \
 	tests/kmod/fetch-kernel \
