@@ -10,11 +10,12 @@
 #   build-module    build kernel-module/ out of tree against its headers
 #   mkdisk          fixture tree -> ext4 image (mke2fs -d)
 #   mkinitrd        busybox-static initramfs with modules, tests, tools
+#   arm64-initrd.sh (mkinitrd) arm64 busybox and tools from bookworm's archive
 #   init            /init of the VM (runs the in-VM tests, powers off)
 #   vm-tests.sh     the in-VM test driver (TAP), run by init
 #   vm-gnudiff.sh   tests/gnu/difftest.py in the VM (getdentsplus backend)
 #   gdp-test.c      the in-VM C test program (TAP fragments)
-#   boot            qemu-system-x86_64 -accel tcg + serial-log checks
+#   boot            qemu-system-x86_64 (or -aarch64) -accel tcg
 #   run-vm.test     the automake test: all of the above, TAP on stdout
 #   nfs-vm.test     the NFS test (issue 7): the same VM with LSPLUS_VM_NFS=1
 #   vm-target.sh    the kernel matrix: vm-trixie/vm-sid/vm-arm64.test
@@ -26,7 +27,8 @@
 #
 # Environment:
 #   LSPLUS_VM_CACHE   download cache (default tests/kmod/cache in the source)
-#   LSPLUS_VM_WORK    build products (default tests/kmod/work in the build dir)
+#   LSPLUS_VM_WORK    build products (default tests/kmod/work in the build dir,
+#                     work-ARCH-SUITE for targets other than the default)
 #   LSPLUS_VM_TARGET  ARCH:SUITE, ARCH amd64|arm64, SUITE a Debian suite
 #                     (bookworm, bookworm-backports, trixie, sid, ...);
 #                     default amd64:bookworm: the host's own apt and
