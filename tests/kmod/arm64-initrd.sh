@@ -9,6 +9,8 @@
 # setcap: acl, attr, libcap2-bin with libacl1, libattr1, libcap2, libc6),
 # each extracted with dpkg -x.  Every NEEDED library of those binaries
 # must then be in the initramfs (checked with aarch64-linux-gnu-readelf).
+# gdp-compat-arm.c is built static for AArch32 (arm-linux-gnueabihf-gcc):
+# the 32-bit caller checks.
 # GNU ls, strace, bash, python3 and src/ls (an amd64 build) are not put
 # there: etc/lsplus-no-e2e tells vm-tests.sh why the end-to-end checks
 # skip.
@@ -54,6 +56,13 @@ arm64_find() { # NAME
 		fi
 	done
 	return 1
+}
+
+arm64_compat_test() {
+	arm-linux-gnueabihf-gcc -O2 -static -Wall -Wextra -Wno-sign-compare \
+		-I"$vm_topsrc/kernel-module/include/uapi" \
+		-o usr/bin/gdp-compat-arm "$vm_srcdir/gdp-compat-arm.c" ||
+		vm_die "cannot compile gdp-compat-arm.c (arm-linux-gnueabihf-gcc)"
 }
 
 arm64_tools() {

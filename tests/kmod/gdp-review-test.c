@@ -204,8 +204,8 @@ static int cmd_oracle(const char *dir, unsigned flags, int uid)
  * aarch64 program cannot switch to that execution state by itself. */
 static int compat_skip(const char *what)
 {
-	printf("ok - %s: # SKIP no 32-bit caller on %s: an AArch32 process would need "
-	       "its own 32-bit ARM toolchain and binary\n", what, "arm64");
+	printf("ok - %s: # SKIP no 32-bit caller from this program on %s: an AArch32 "
+	       "process is a 32-bit ARM binary (gdp-compat-arm)\n", what, "arm64");
 	return 0;
 }
 

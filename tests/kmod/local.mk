@@ -54,6 +54,7 @@ EXTRA_DIST += \
 	tests/kmod/vm-demo.sh \
 	tests/kmod/gdp-test.c \
 	tests/kmod/gdp-review-test.c \
+	tests/kmod/gdp-compat-arm.c \
 	tests/kmod/vm-review-tests.sh \
 	tests/kmod/vm-gnudiff.sh \
 	tests/kmod/nfs-vm.test \
