@@ -2,18 +2,24 @@
 # tests/kmod/vm-lib.sh: shared shell functions of the QEMU VM rig (sourced).
 #
 # Map of the rig (tests/kmod/):
-#   vm-lib.sh       this file: paths, kernel version, logging
+#   vm-lib.sh       this file: paths, target, kernel version, logging
+#   vm-apt.sh       (sourced here) private apt state per suite/arch
 #   fetch-kernel    download + extract the Debian kernel image (cached)
+#   fetch-headers   (other targets) headers by dpkg -x, or a chroot of
+#                   the suite when its compiler is newer than the host's
 #   build-module    build kernel-module/ out of tree against its headers
 #   mkdisk          fixture tree -> ext4 image (mke2fs -d)
 #   mkinitrd        busybox-static initramfs with modules, tests, tools
+#   arm64-initrd.sh (mkinitrd) arm64 busybox and tools from bookworm's archive
 #   init            /init of the VM (runs the in-VM tests, powers off)
 #   vm-tests.sh     the in-VM test driver (TAP), run by init
 #   vm-gnudiff.sh   tests/gnu/difftest.py in the VM (getdentsplus backend)
 #   gdp-test.c      the in-VM C test program (TAP fragments)
-#   boot            qemu-system-x86_64 -accel tcg + serial-log checks
+#   boot            qemu-system-x86_64 (or -aarch64) -accel tcg
 #   run-vm.test     the automake test: all of the above, TAP on stdout
 #   nfs-vm.test     the NFS test (issue 7): the same VM with LSPLUS_VM_NFS=1
+#   vm-target.sh    the kernel matrix: vm-trixie/vm-sid/vm-arm64.test
+#                   set a target and run run-vm.test's module checks
 #   nfs-initrd.sh   (mkinitrd) NFS modules, daemons, /etc files, scripts
 #   vm-nfs-setup.sh (init) nfsd + NFSv3/NFSv4.2 mounts of the ext4 disk
 #   vm-nfs-lib.sh   in-VM helpers: mount, cold remount, mountstats counters
@@ -21,8 +27,17 @@
 #
 # Environment:
 #   LSPLUS_VM_CACHE   download cache (default tests/kmod/cache in the source)
-#   LSPLUS_VM_WORK    build products (default tests/kmod/work in the build dir)
-#   LSPLUS_VM_KVER    kernel version (default: what linux-image-amd64 pulls)
+#   LSPLUS_VM_WORK    build products (default tests/kmod/work in the build dir,
+#                     work-ARCH-SUITE for targets other than the default)
+#   LSPLUS_VM_TARGET  ARCH:SUITE, ARCH amd64|arm64, SUITE a Debian suite
+#                     (bookworm, bookworm-backports, trixie, sid, ...);
+#                     default amd64:bookworm: the host's own apt and
+#                     installed headers.  Other targets use a private apt
+#                     state under the cache (vm-apt.sh) and never touch
+#                     the host's packages.
+#   LSPLUS_VM_KVER    kernel version (default: what linux-image-ARCH pulls)
+#   LSPLUS_VM_MIRROR  Debian mirror of the private apt states (default:
+#                     the first .../debian URI of the host's apt sources)
 #   LSPLUS_LS         src/ls binary to test end to end (optional)
 
 vm_srcdir=$(cd "$(dirname "$0")" && pwd)
@@ -36,22 +51,46 @@ vm_cache_dir() {
 	mkdir -p "$d" && (cd "$d" && pwd)
 }
 
+# The target: ARCH:SUITE (default amd64:bookworm, the host's own kernel).
+vm_target() { echo "${LSPLUS_VM_TARGET:-amd64:bookworm}"; }
+vm_arch() { t=$(vm_target); echo "${t%%:*}"; }
+vm_suite() { t=$(vm_target); echo "${t#*:}"; }
+vm_default_target() { [ "$(vm_target)" = amd64:bookworm ]; }
+vm_check_target() {
+	case $(vm_target) in
+	amd64:?* | arm64:?*) ;;
+	*) vm_die "LSPLUS_VM_TARGET=$(vm_target): want ARCH:SUITE, ARCH amd64 or arm64" ;;
+	esac
+	case $(vm_suite) in
+	*[!a-z0-9-]*) vm_die "LSPLUS_VM_TARGET: bad suite name '$(vm_suite)'" ;;
+	esac
+}
+
+# Default target: tests/kmod/work; others: tests/kmod/work-ARCH-SUITE (the
+# matrix runs in parallel under make -j).
 vm_work_dir() {
+	sfx=
+	vm_default_target || sfx=-$(vm_arch)-$(vm_suite)
 	if [ -n "${LSPLUS_VM_WORK-}" ]; then
 		d=$LSPLUS_VM_WORK
 	elif [ -d "$PWD/tests/kmod" ]; then
-		d=$PWD/tests/kmod/work
+		d=$PWD/tests/kmod/work$sfx
 	else
-		d=$vm_srcdir/work
+		d=$vm_srcdir/work$sfx
 	fi
 	mkdir -p "$d" && (cd "$d" && pwd)
 }
 
-# The kernel ABI name (e.g. 6.1.0-56-amd64) that linux-image-amd64 depends
-# on, resolved from apt's lists, never hard-coded.
+# The kernel ABI name (e.g. 6.1.0-56-amd64) that linux-image-ARCH depends
+# on, resolved from apt's lists (the host's for the default target, the
+# private state's for others), never hard-coded.
 vm_kver() {
 	if [ -n "${LSPLUS_VM_KVER-}" ]; then
 		echo "$LSPLUS_VM_KVER"
+		return
+	fi
+	if ! vm_default_target; then
+		vm_apt_kver
 		return
 	fi
 	v=$(apt-cache depends linux-image-amd64 2>/dev/null |
@@ -66,3 +105,18 @@ vm_kver() {
 	[ -n "$v" ] || return 1
 	echo "$v"
 }
+
+# The kernel tree extracted from the image packages, and what is in it:
+# the image (boot/vmlinuz-K up to 6.x, usr/lib/modules/K/vmlinuz in 7.x's
+# linux-binary-K) and the modules (lib/modules/K or usr/lib/modules/K).
+vm_kroot() { echo "$(vm_cache_dir)/$1/root"; }
+vm_kimage() { # KVER
+	r=$(vm_kroot "$1")
+	for f in "$r/boot/vmlinuz-$1" "$r/usr/lib/modules/$1/vmlinuz" \
+		"$r/lib/modules/$1/vmlinuz"; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+
+. "$vm_srcdir/vm-apt.sh"

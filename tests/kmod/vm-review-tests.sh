@@ -6,7 +6,8 @@
 #
 # Prints TAP lines without numbers, like vm-tests.sh.  Covers what the
 # core tests do not: the ioctl from a 32-bit caller (int $0x80 ->
-# compat_ioctl), int $0x80 and the x32 bit with our number (ENOSYS), upper
+# compat_ioctl; on arm64 an AArch32 program, gdp-compat-arm), a 32-bit
+# caller with our number (ENOSYS), the x32 bit with our number, upper
 # bits of the number, automount (debugfs's "tracing") with and without
 # GDP_NO_AUTOMOUNT, an idmapped mount (records and search permission
 # through the mapping), ".." at a chroot's root, /proc (magic links with
@@ -31,7 +32,13 @@ mkdir -p /mnt/ext4/review-idm/d && echo a >/mnt/ext4/review-idm/f1 &&
 	chmod 700 /mnt/ext4/review-idm
 mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 
-r $T compat32 $E
+# arm64: the 32-bit (AArch32) caller is its own program (gdp-compat-arm).
+C=/usr/bin/gdp-compat-arm
+if [ -x $C ]; then
+	r $C ioctl $E
+else
+	r $T compat32 $E
+fi
 r $T nrbits $E
 r $T automount /sys/kernel/debug tracing
 r $T idmap /mnt/ext4 review-idm
@@ -84,7 +91,14 @@ if rmmod getdentsplus; then
 			echo "ok - review: insmod nr=$n refused (outside 387..423)"
 		fi
 	done
-	if insmod /getdentsplus.ko nr=388; then
+	# arm64: 402 is a hole of both the AArch32 and the native table.
+	if [ -x $C ] && insmod /getdentsplus.ko nr=402; then
+		r $C nr $E
+		r /usr/bin/gdp-test sanity $E
+		rmmod getdentsplus
+	elif [ -x $C ]; then
+		echo "not ok - review: insmod nr=402"
+	elif insmod /getdentsplus.ko nr=388; then
 		r $T ia32nr $E
 		rmmod getdentsplus
 	else
