@@ -74,14 +74,19 @@ drain (struct job *j)
     }
 }
 
-/** An open job with indices left, or NULL (LOCK held).  */
+/** The oldest open job with indices left, or NULL (LOCK held).  Oldest
+    first: the caller's directory is the one ls prints next, and a
+    directory's entries are best stat'ed right after its READDIR (NFS
+    keeps the attributes a READDIR brought for acregmin, 3 s by default;
+    a statx after that is a GETATTR round trip GNU ls may not make).  */
 static struct job *
 find_work (void)
 {
+  struct job *found = NULL;
   for (struct job *j = pool.open; j; j = j->link)
     if (__atomic_load_n (&j->next, __ATOMIC_RELAXED) < j->n)
-      return j;
-  return NULL;
+      found = j;
+  return found;
 }
 
 /** A worker: join open jobs, work until they are drained.  */
