@@ -40,7 +40,8 @@ if [ -n "$need" ]; then
 fi
 
 # The kernel the VM rig boots, resolved like tests/kmod does.
-. "$top/tests/kmod/vm-lib.sh"
+vm_srcdir=$top/tests/kmod
+. "$vm_srcdir/vm-lib.sh"
 kver=$(vm_kver) || skip "cannot resolve the rig's kernel version (apt lists)"
 if [ ! -f "/usr/src/linux-headers-$kver/Makefile" ]; then
 	say "installing linux-headers-$kver"

@@ -40,7 +40,9 @@
 #                     the first .../debian URI of the host's apt sources)
 #   LSPLUS_LS         src/ls binary to test end to end (optional)
 
-vm_srcdir=$(cd "$(dirname "$0")" && pwd)
+# The rig's directory: the sourcing script's, unless a script elsewhere
+# (tests/debian/packages.sh) names it before sourcing this file.
+vm_srcdir=${vm_srcdir:-$(cd "$(dirname "$0")" && pwd)}
 vm_topsrc=$(cd "$vm_srcdir/../.." && pwd)
 
 vm_log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
