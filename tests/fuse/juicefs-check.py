@@ -27,7 +27,6 @@ sys.dont_write_bytecode = True
 
 import argparse
 import concurrent.futures
-import difflib
 import os
 import shutil
 import signal
@@ -55,6 +54,13 @@ PARTS = tuple(p for p in fixture.PARTS if p not in ("chain", "big"))
 # the daemon, not from a local inode).
 GROUPS = ("format", "acl", "context", "owners", "recursive",
           "recursive-all", "unpriv")
+
+class CountCase:
+    """What difftest.case_diff needs of a case: its id."""
+
+    def __init__(self, id):
+        self.id = id
+
 
 COUNT_CMDS = (("ls -l flat", ["-l", "flat"], "flat"),
               ("ls -lR", ["-lR"], "tree"))
@@ -171,21 +177,7 @@ def run_counted(a, fs, top, exe, backend, args):
                        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                        timeout=120)
     ops = fs.settled_ops(before)
-    return ops, (p.stdout, p.stderr, p.returncode)
-
-
-def output_diff(g, o):
-    """A unified diff of two (stdout, stderr, status) triples, GNU's first."""
-    lines = []
-    for k, what in enumerate(("stdout", "stderr")):
-        if g[k] == o[k]:
-            continue
-        d = difflib.unified_diff(
-            g[k].decode(errors="replace").split("\n"),
-            o[k].decode(errors="replace").split("\n"),
-            "gnu-" + what, "ours-" + what, n=1, lineterm="")
-        lines.extend(list(d)[:40])
-    return "\n".join(lines)
+    return ops, difftest.Result(p.stdout, p.stderr, p.returncode)
 
 
 def counts(a, fs, ours, backends):
@@ -231,20 +223,19 @@ def counts(a, fs, ours, backends):
             if j == 0:
                 gops, gres = ops, res
                 n = sizes[i]
-                if sum(ops.values()) < n or gres[2] != 0:
+                if sum(ops.values()) < n or gres.status != 0:
                     # GNU probes every entry: fewer requests than entries
                     # means the counters are not what this test thinks.
                     ok = False
                     notes.append("FAIL: GNU: %d requests for %d entries, "
                                  "exit %s: counters broken?" % (
-                                     sum(ops.values()), n, gres[2]))
+                                     sum(ops.values()), n, gres.status))
                 continue
             if res != gres:
                 ok = False
-                notes.append("FAIL: %s: output differs from GNU's "
-                             "(status %s vs %s)\n%s" % (
-                                 be, res[2], gres[2],
-                                 output_diff(gres, res)))
+                notes.append("FAIL: %s: output differs from GNU's\n%s" % (
+                    be, difftest.case_diff(CountCase("ls " + " ".join(args)),
+                                           gres, res)))
             if sum(ops.values()) > sum(gops.values()):
                 ok = False
                 notes.append("FAIL: %s: %d FUSE requests > GNU's %d" % (
