@@ -121,4 +121,15 @@ vm_kimage() { # KVER
 	return 1
 }
 
+# After a missing 'LSPLUS-VM: booted' marker: the console up to the in-VM
+# tests (where the marker should be), or its end when the VM never got
+# there; the caller's later checks say what else ran.
+vm_boot_failed() { # LOG
+	if grep -q '^LSPLUS-VM: tap-begin' "$1"; then
+		sed -n '1,/^LSPLUS-VM: tap-begin/p' "$1" | tail -n 40 | sed 's/^/# console: /'
+	else
+		tail -n 40 "$1" | sed 's/^/# console: /'
+	fi
+}
+
 . "$vm_srcdir/vm-apt.sh"
