@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """bench/nfs-table.py -- the markdown table of bench/run-nfs.
 
   nfs-table.py RAW KVER DIRS FILES REPS    (markdown on stdout)

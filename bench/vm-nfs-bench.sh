@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/vm-nfs-bench.sh: the in-VM half of bench/run-nfs (busybox sh, run by
 # tests/kmod/init in its "demo" slot with lsplus.nfs=1: the NFS server is
 # up, /mnt/ext4 is mounted NFSv3 on /mnt/nfs3 and NFSv4.2 on /mnt/nfs4,

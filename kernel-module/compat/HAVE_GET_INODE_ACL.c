@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * inode_operations.get_inode_acl (6.2+): the cached ACL fetch moved there
  * and ->get_acl took a dentry; 6.1 has only ->get_acl(inode, type, rcu).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """juicefs-check.py -- GNU ls vs ours on a JuiceFS (FUSE) mount.
 
 Starts redis-server on a free loopback port and a private JuiceFS file

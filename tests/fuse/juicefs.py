@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """juicefs.py -- a private JuiceFS file system on this host, for tests/fuse
 and bench/run-fuse.
 

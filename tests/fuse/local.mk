@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: GPL-3.0-or-later
 ## tests/fuse/local.mk: ls on a JuiceFS (FUSE) mount, redis-server as the
 ## metadata engine, both started and stopped by the test.
 TESTS += tests/fuse/juicefs.test

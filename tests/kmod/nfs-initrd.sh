@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/kmod/nfs-initrd.sh: the NFS part of the VM's initramfs (sourced by
 # mkinitrd when LSPLUS_VM_NFS=1; nothing of it is built otherwise, so the
 # module tests keep their small initramfs).
