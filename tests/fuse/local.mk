@@ -7,4 +7,4 @@ EXTRA_DIST += tests/fuse/juicefs.test \
 	tests/fuse/juicefs.py \
 	tests/fuse/README.md
 ## bench/run-fuse (ls -lR on this rig's JuiceFS; a benchmark, not a test).
-EXTRA_DIST += bench/run-fuse
+EXTRA_DIST += bench/run-fuse bench/results-fuse.md
