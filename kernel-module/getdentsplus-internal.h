@@ -36,9 +36,6 @@ struct path;
 /* The result of one call can never exceed this (fits an ioctl's int). */
 #define GDP_SIZE_MAX	(INT_MAX & ~7)
 
-/* Module parameter test_entry_errno (getdentsplus-main.c). */
-extern int gdp_test_entry_errno;
-
 long gdp_getdentsplus(int dirfd, void __user *buf, size_t size,
 		      u32 statx_mask, u32 flags);
 

@@ -71,11 +71,6 @@ static bool gdp_want_device = true;
 module_param_named(device, gdp_want_device, bool, 0444);
 MODULE_PARM_DESC(device, "provide /dev/getdentsplus (default 1); 0: syscall only (for seccomp filters that only know syscall numbers)");
 
-/* Testing only: every entry that resolves fails with this errno. */
-int gdp_test_entry_errno;
-module_param_named(test_entry_errno, gdp_test_entry_errno, int, 0600);
-MODULE_PARM_DESC(test_entry_errno, "testing only: make every entry fail with this errno (as the filesystem returned it, before mapping); 0: off");
-
 /* ---- the syscall -------------------------------------------------- */
 
 #if defined(CONFIG_KPROBES) && (defined(CONFIG_X86_64) || defined(CONFIG_ARM64))

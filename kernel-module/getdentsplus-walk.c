@@ -33,6 +33,7 @@
 #include <linux/dcache.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/error-injection.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
 #include <linux/kdev_t.h>
@@ -427,6 +428,25 @@ static void gdp_fill_statx(struct statx *sx, const struct kstat *ks,
 }
 
 /*
+ * The point where the kernel's fault injection (fail_function, with
+ * CONFIG_FUNCTION_ERROR_INJECTION) makes an entry fail after it resolved,
+ * as if vfs_getattr() had: the tests use it to check how errors reach the
+ * record, kernel-internal codes included.  Returns 0 otherwise.  noipa,
+ * not just noinline: the compiler must not propagate the constant 0 into
+ * the caller and drop the check the injected value goes through.
+ */
+#if __has_attribute(__noipa__)
+#define gdp_noipa __attribute__((__noipa__))
+#else
+#define gdp_noipa noinline
+#endif
+static gdp_noipa int gdp_entry_fault(const struct path *path)
+{
+	return 0;
+}
+ALLOW_ERROR_INJECTION(gdp_entry_fault, ERRNO);
+
+/*
  * Fill one record (already zeroed, reclen bytes).  Failures of the entry
  * go into rec->error and leave stx and attr zero.
  */
@@ -449,9 +469,8 @@ static void gdp_fill_record(const struct gdp_req *req,
 	err = gdp_resolve(req, e, &path);
 	if (err)
 		goto err_entry;
-	/* Fault injection for the test suite (parameter test_entry_errno). */
-	err = -READ_ONCE(gdp_test_entry_errno);
-	if (unlikely(err < 0 && err > -MAX_ERRNO))
+	err = gdp_entry_fault(&path);
+	if (err)
 		goto err_path;
 
 	memset(&ks, 0, sizeof(ks));

@@ -37,8 +37,8 @@
  *   gdp-review-test lockwait DIR N     N tasks queued on one fd's position
  *                                      lock hold no buffers; the wait is
  *                                      killable (issue 8, fix 3)
- *   gdp-review-test errmap DIR IN OUT  with test_entry_errno=IN every
- *                                      record's error is OUT (fix 4)
+ *   gdp-review-test errmap DIR IN OUT  with fail_function making every
+ *                                      entry fail with -IN, its error is OUT
  *   gdp-review-test nodevice DIR       loaded with device=0: no device,
  *                                      the syscall works
  */
@@ -1054,7 +1054,8 @@ static int cmd_lockwait(const char *dir, int nwait)
 
 /* ---- issue 8 fix 4: kernel-internal errors are mapped ------------------ */
 
-/* With test_entry_errno=IN set, every record's error must be OUT. */
+/* With fail_function making gdp_entry_fault() return -IN, every record's
+ * error must be OUT. */
 static int cmd_errmap(const char *dir, int in, int out)
 {
 	static char buf[1 << 16];
