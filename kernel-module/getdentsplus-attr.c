@@ -21,11 +21,10 @@
  * drops when it revalidates), or from the VFS when the filesystem has no
  * ACL fetch at all (the answer is then local: EOPNOTSUPP, or the negative
  * cache entry the VFS makes itself); label and capability are read only
- * where the filesystem is not remote.  A cache hit skips the LSM's
- * getxattr/get_acl hook, which vfs_getattr()'s getattr hook has already
- * matched for this entry with the same decision in SELinux (FILE__GETATTR
- * for both) and Smack (MAY_READ for both); AppArmor and the others have no
- * such hook.  What is learnt is only whether an ACL exists.
+ * where the filesystem is not remote.  Every answer, cached or not, goes
+ * through the VFS helper getxattr(2) uses, with its LSM hook: a policy
+ * that denies getxattr (a BPF LSM on inode_getxattr, SELinux's
+ * FILE__GETATTR) leaves the bit unknown, never answered around it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -132,7 +131,15 @@ static bool gdp_fs_fetches_acl(const struct inode *inode)
 	return inode->i_op->get_acl != NULL;
 }
 
-/* The ACL bit from memory only (see the top of the file). */
+/*
+ * The ACL bit from memory only (see the top of the file).  The cache is
+ * only consulted to learn that the answer is in memory; the answer itself
+ * comes through the VFS helper that getxattr(2) uses, so the LSM hook
+ * (security_inode_getxattr, or security_inode_get_acl) decides as it
+ * would for the caller, and the helper finds the same cache entry.  Should
+ * the filesystem drop it in between, the helper asks the filesystem: one
+ * round trip, the one the caller would have made itself.
+ */
 static enum gdp_presence gdp_acl_cached(const struct path *path,
 					const char *name, int type,
 					bool need_size)
@@ -140,19 +147,16 @@ static enum gdp_presence gdp_acl_cached(const struct path *path,
 	struct inode *inode = d_inode(path->dentry);
 	struct posix_acl *acl;
 
-	/* What the VFS answers without asking the filesystem. */
-	if (!IS_POSIXACL(inode) || S_ISLNK(inode->i_mode))
-		return GDP_ABSENT;
-	acl = get_cached_acl(inode, type);
-	if (!is_uncached_acl(acl)) {
-		if (!acl)
-			return GDP_ABSENT;
+	/* What the VFS answers without asking the filesystem needs no
+	 * look at the cache. */
+	if (IS_POSIXACL(inode) && !S_ISLNK(inode->i_mode) &&
+	    gdp_fs_fetches_acl(inode)) {
+		acl = get_cached_acl(inode, type);
+		if (is_uncached_acl(acl))
+			return GDP_UNKNOWN;
 		posix_acl_release(acl);
-		return GDP_PRESENT;
 	}
-	if (!gdp_fs_fetches_acl(inode))
-		return gdp_acl(path, name, need_size);
-	return GDP_UNKNOWN;
+	return gdp_acl(path, name, need_size);
 }
 
 static void gdp_attr_set(u32 bit, enum gdp_presence p, u32 *attr,
