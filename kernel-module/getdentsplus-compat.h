@@ -14,14 +14,12 @@
  *   HAVE_DIR_CONTEXT_COUNT    -                          ctx.count hint
  *   HAVE_VFS_GET_ACL          vfs_getxattr(ACL name)     vfs_get_acl()
  *   HAVE_GET_INODE_ACL        ->get_acl(inode, ...)      + ->get_inode_acl
- *   HAVE_FS_STRUCT_SPINLOCK   lock + seqcount_spinlock   seqlock_t seq (6.15+)
  */
 #ifndef GDP_COMPAT_H
 #define GDP_COMPAT_H
 
 #include <linux/file.h>
 #include <linux/fs.h>
-#include <linux/fs_struct.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/path.h>
@@ -83,17 +81,6 @@ static inline void gdp_dir_context_set_count(struct dir_context *ctx,
 {
 #ifdef HAVE_DIR_CONTEXT_COUNT
 	ctx->count = count > INT_MAX ? INT_MAX : (int)count;
-#endif
-}
-
-/* Initialise the locks of a private struct fs_struct. */
-static inline void gdp_fs_struct_init_locks(struct fs_struct *fs)
-{
-#ifdef HAVE_FS_STRUCT_SPINLOCK
-	spin_lock_init(&fs->lock);
-	seqcount_spinlock_init(&fs->seq, &fs->lock);
-#else
-	seqlock_init(&fs->seq);
 #endif
 }
 

@@ -71,6 +71,22 @@ static bool gdp_want_device = true;
 module_param_named(device, gdp_want_device, bool, 0444);
 MODULE_PARM_DESC(device, "provide /dev/getdentsplus (default 1); 0: syscall only (for seccomp filters that only know syscall numbers)");
 
+/*
+ * What user space reads instead of guessing from EINVAL (the uapi header:
+ * GETDENTSPLUS_ABI_PATH, _FLAGS_PATH, _MASK_PATH).  Read-only constants.
+ */
+static int gdp_abi = GETDENTSPLUS_ABI_VERSION;
+module_param_named(abi, gdp_abi, int, 0444);
+MODULE_PARM_DESC(abi, "ABI version of the records and requests (read-only)");
+
+static unsigned int gdp_flags_supported = GDP_FLAGS_ALL;
+module_param_named(flags, gdp_flags_supported, hexint, 0444);
+MODULE_PARM_DESC(flags, "request flags this module accepts (read-only)");
+
+static unsigned int gdp_mask_supported = GDP_STATX_SUPPORTED;
+module_param_named(statx_mask, gdp_mask_supported, hexint, 0444);
+MODULE_PARM_DESC(statx_mask, "statx_mask bits this module accepts (read-only)");
+
 /* ---- the syscall -------------------------------------------------- */
 
 #if defined(CONFIG_KPROBES) && (defined(CONFIG_X86_64) || defined(CONFIG_ARM64))
@@ -179,7 +195,7 @@ static long gdp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct getdentsplus_args a;
 
-	if (cmd != GETDENTSPLUS_IOC)
+	if (cmd != GETDENTSPLUS_IOC && cmd != GETDENTSPLUS_IOC_V1)
 		return -ENOTTY;
 	if (copy_from_user(&a, (void __user *)arg, sizeof(a)))
 		return -EFAULT;
@@ -214,6 +230,8 @@ static void __init gdp_check_abi(void)
 	BUILD_BUG_ON(GETDENTSPLUS_ENTRY_MIN != 304);
 	BUILD_BUG_ON(sizeof(struct getdentsplus_args) != 32);
 	BUILD_BUG_ON(offsetof(struct getdentsplus_args, buf) != 8);
+	BUILD_BUG_ON(offsetof(struct getdentsplus_entry, flags) != 23);
+	BUILD_BUG_ON(offsetof(struct getdentsplus_entry, name_off) != 36);
 }
 
 static int __init gdp_init(void)

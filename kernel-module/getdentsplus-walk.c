@@ -37,7 +37,6 @@
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
 #include <linux/kdev_t.h>
-#include <linux/magic.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/mount.h>
@@ -45,7 +44,6 @@
 #include <linux/path.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
-#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/stat.h>
 #include <linux/string.h>
@@ -88,8 +86,10 @@ struct gdp_req {
 	u32 mask;
 	u32 flags;
 	unsigned int query_flags;	/* AT_STATX_* for vfs_getattr() */
-	unsigned int lookup_flags;	/* LOOKUP_* for the full path walk */
 };
+
+/* gdp_resolve(): only the caller's own path walk can answer this entry. */
+#define GDP_UNRESOLVED	1
 
 static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 				       const char *name, int namelen,
@@ -173,18 +173,18 @@ static int gdp_may_search(const struct path *dir)
  * root is its own parent; at the root of a mount, climb to where the mount
  * is attached (through mounts stacked on mount roots), staying put when
  * that reaches the caller's root or a mount without a parent; then the
- * parent dentry, ENOENT if a bind mount's subtree no longer contains it;
- * then down into whatever is mounted on the result (no automount).
+ * parent dentry, ENOENT if a bind mount's subtree no longer contains it.
+ * Returns 0 with @path held (the caller crosses what is mounted on it),
+ * or -errno.
  */
 static int gdp_dotdot(const struct gdp_req *req, struct path *path)
 {
 	struct path p = req->dir->f_path;
 	struct dentry *parent;
-	int err;
 
 	path_get(&p);
 	if (path_equal(&p, &req->root))
-		goto down;
+		goto out;
 	if (p.dentry == p.mnt->mnt_root) {
 		struct path up = p;
 
@@ -192,7 +192,7 @@ static int gdp_dotdot(const struct gdp_req *req, struct path *path)
 		for (;;) {
 			if (!follow_up(&up) || path_equal(&up, &req->root)) {
 				path_put(&up);
-				goto down;
+				goto out;
 			}
 			if (up.dentry != up.mnt->mnt_root)
 				break;
@@ -209,108 +209,49 @@ static int gdp_dotdot(const struct gdp_req *req, struct path *path)
 	}
 	dput(p.dentry);
 	p.dentry = parent;
-down:
-	if (d_managed(p.dentry)) {
-		err = gdp_follow_down(&p);
-		if (err) {
-			path_put(&p);
-			return err;
-		}
-	}
+out:
 	*path = p;
 	return 0;
 }
 
 /*
- * The full path walk, for what a one-component lookup cannot do exactly as
- * fstatat() would: symlinks to follow (nested links, "..", absolute and
- * magic links) and automount points to trigger.  The kernel exports no walk
- * that starts at a given path and keeps the caller's root (vfs_path_lookup()
- * and file_open_root() make their start the root), so the walk runs with a
- * private fs_struct whose working directory is the directory's own path and
- * whose root is the caller's: kern_path() on the staged (kernel) copy of
- * the name then resolves exactly what fstatat(dirfd, name) would, without
- * reading user memory or the fd table again.
- *
- * The private fs_struct replaces current->fs only for the walk, under
- * task_lock() as unshare_fs_struct() does; it borrows references the call
- * holds anyway (the file pins its path, req->root is held) and nobody else
- * keeps a pointer to it: readers of another task's fs_struct
- * (/proc/PID/cwd, root) use it under that same task_lock().  Other threads
- * keep the shared one; an execve() in another thread meanwhile counts one
- * sharer less and treats the exec as shared-fs unsafe (setuid bits not
- * honoured): the safe direction.  What the walk itself reads of
- * current->fs is the root (the caller's) and the working directory: the
- * latter differs from the caller's only for a magic link to the caller's
- * own cwd (procfs), which gdp_walk_proc_link() handles when the listed
- * entry is that link; a symlink elsewhere whose target runs through it
- * resolves it to the listed directory.
+ * Cross what is mounted on @path, as the last step of fstatat()'s walk
+ * does.  Returns 0, GDP_UNRESOLVED when the result is an automount point
+ * or a mount trap that fstatat() would trigger (the caller's own walk
+ * does that, with its own root, credentials and namespace), or -errno.
+ * Mount traps (autofs's DCACHE_MANAGE_TRANSIT) are left to the caller in
+ * every case: their ->d_manage() may wait for a daemon.
  */
-static int gdp_walk_name(const struct gdp_req *req, const char *name,
-			 struct path *path)
+static int gdp_cross_mounts(const struct gdp_req *req, struct path *path)
 {
-	struct fs_struct fs = {
-		.users = 1,
-		.umask = current_umask(),
-		.root = req->root,
-		.pwd = req->dir->f_path,
-	};
-	struct fs_struct *shared;
+	unsigned int managed;
 	int err;
 
-	gdp_fs_struct_init_locks(&fs);
-	task_lock(current);
-	shared = current->fs;
-	current->fs = &fs;
-	task_unlock(current);
-
-	err = kern_path(name, req->lookup_flags, path);
-
-	task_lock(current);
-	current->fs = shared;
-	task_unlock(current);
-	return err;
+	managed = READ_ONCE(path->dentry->d_flags) & DCACHE_MANAGED_DENTRY;
+	if (!managed)
+		return 0;
+	if (managed & DCACHE_MANAGE_TRANSIT)
+		return GDP_UNRESOLVED;
+	err = gdp_follow_down(path);
+	if (err)
+		return err;
+	managed = READ_ONCE(path->dentry->d_flags);
+	if (managed & DCACHE_MANAGE_TRANSIT)
+		return GDP_UNRESOLVED;
+	if ((managed & DCACHE_NEED_AUTOMOUNT) &&
+	    !(req->flags & GDP_NO_AUTOMOUNT))
+		return GDP_UNRESOLVED;
+	return 0;
 }
 
 /*
- * A symlink on procfs, to follow.  procfs's magic links read the calling
- * task's own state, and one of them reads the fs_struct that
- * gdp_walk_name() replaces: /proc/<self>/cwd would resolve to the listed
- * directory.  A magic link ignores where the walk started, so walk with
- * the caller's real fs_struct to the link by its absolute path (d_path()
- * from the caller's root), once without following to check that it is
- * this very dentry, then following.  Where that does not reach the link
- * (unreachable from the root, a component not searchable, renamed
- * meanwhile) the private walk answers, exact for every link but a cwd
- * link of the caller itself.
+ * What fstatat(dirfd, name) would stat, with the caller's permissions.
+ * Returns 0 with @path held, GDP_UNRESOLVED when only a full path walk
+ * can answer (a symlink to follow, an automount point or a mount trap):
+ * the module walks no path of its own (no private fs_struct, no name
+ * buffer, no audit names entry per entry), the record says "stat it
+ * yourself" instead; or -errno.
  */
-static int gdp_walk_proc_link(const struct gdp_req *req, struct dentry *link,
-			      const char *name, struct path *path)
-{
-	struct path lp = { .mnt = req->dir->f_path.mnt, .dentry = link };
-	struct path check;
-	char *buf, *abs;
-	bool same = false;
-	int err;
-
-	buf = kmalloc(PATH_MAX, GFP_KERNEL_ACCOUNT);
-	if (!buf)
-		return -ENOMEM;
-	abs = d_path(&lp, buf, PATH_MAX);
-	if (!IS_ERR(abs) && *abs == '/' &&
-	    !kern_path(abs, 0, &check)) {
-		same = check.mnt == lp.mnt && check.dentry == link;
-		path_put(&check);
-	}
-	if (same)
-		err = kern_path(abs, req->lookup_flags, path);
-	else
-		err = gdp_walk_name(req, name, path);
-	kfree(buf);
-	return err;
-}
-
-/* What fstatat(dirfd, name) would stat, with the caller's permissions. */
 static int gdp_resolve(const struct gdp_req *req, const struct gdp_staged *e,
 		       struct path *path)
 {
@@ -322,43 +263,34 @@ static int gdp_resolve(const struct gdp_req *req, const struct gdp_staged *e,
 		err = gdp_may_search(dir);
 		if (err)
 			return err;
-		if (e->namelen == 2)
-			return gdp_dotdot(req, path);
-		/* "." is the directory itself, as the walk leaves it. */
-		*path = *dir;
-		path_get(path);
-		return 0;
+		if (e->namelen == 1) {
+			/* "." is the directory itself, as the walk leaves it. */
+			*path = *dir;
+			path_get(path);
+			return 0;
+		}
+		err = gdp_dotdot(req, path);
+		if (err)
+			return err;
+		goto cross;
 	}
 
 	/* Checks MAY_EXEC on the directory; -ENOENT if it vanished. */
 	dentry = gdp_lookup_positive(dir, e->name, e->namelen);
 	if (IS_ERR(dentry))
 		return PTR_ERR(dentry);
-
-	if ((req->flags & GDP_FOLLOW) && d_is_symlink(dentry) &&
-	    dentry->d_sb->s_magic == PROC_SUPER_MAGIC) {
-		err = gdp_walk_proc_link(req, dentry, e->name, path);
+	if ((req->flags & GDP_FOLLOW) && d_is_symlink(dentry)) {
 		dput(dentry);
-		return err;
+		return GDP_UNRESOLVED;
 	}
-	if (((req->flags & GDP_FOLLOW) && d_is_symlink(dentry)) ||
-	    (!(req->flags & GDP_NO_AUTOMOUNT) &&
-	     (READ_ONCE(dentry->d_flags) & DCACHE_NEED_AUTOMOUNT))) {
-		dput(dentry);
-		return gdp_walk_name(req, e->name, path);
-	}
-
 	path->mnt = mntget(dir->mnt);
 	path->dentry = dentry;
-	if (d_managed(dentry)) {
-		/* A mountpoint reports the root of what is mounted on it. */
-		err = gdp_follow_down(path);
-		if (err) {
-			path_put(path);
-			return err;
-		}
-	}
-	return 0;
+cross:
+	/* A mountpoint reports the root of what is mounted on it. */
+	err = gdp_cross_mounts(req, path);
+	if (err)
+		path_put(path);
+	return err;
 }
 
 /*
@@ -463,10 +395,16 @@ static void gdp_fill_record(const struct gdp_req *req,
 	rec->reclen = GDP_RECLEN(e->namelen);
 	rec->namelen = e->namelen;
 	rec->d_type = e->type;
+	rec->name_off = GDP_REC_HDR;
 	memcpy(rec->name, e->name, e->namelen);
 	rec->attr_unknown = GDP_ATTR_ALL;
 
 	err = gdp_resolve(req, e, &path);
+	if (err == GDP_UNRESOLVED) {
+		/* stx and attr stay zero, every bit unknown: see the header. */
+		rec->flags = GDP_REC_UNRESOLVED;
+		return;
+	}
 	if (err)
 		goto err_entry;
 	err = gdp_entry_fault(&path);
@@ -499,7 +437,7 @@ err_entry:
  * from f_pos, so writing f_pos (what default_llseek() does) is that seek.
  * Any other failure leaves the position where the filesystem put it: the
  * staged entries are skipped rather than the filesystem's own state
- * contradicted.
+ * contradicted.  Called with f_pos_lock held.
  */
 static void gdp_set_pos(struct file *file, loff_t pos)
 {
@@ -510,12 +448,31 @@ static void gdp_set_pos(struct file *file, loff_t pos)
 }
 
 /*
- * Deliver the staged entries.  @pos is the position before the first one.
+ * Staged entries were not all delivered: put the position back on @pos
+ * (after the last delivered record) so that the next read returns them,
+ * unless someone else used the position since the staging left it at
+ * @staged_end (another thread reading or seeking the same open file:
+ * their position wins, the undelivered entries are skipped for this
+ * caller as they would be for two getdents64 callers sharing a file).
+ * A fatal signal also skips the rewind: the task is going away.
+ */
+static void gdp_rewind(struct file *file, loff_t pos, loff_t staged_end)
+{
+	if (mutex_lock_killable(&file->f_pos_lock))
+		return;
+	if (file->f_pos == staged_end)
+		gdp_set_pos(file, pos);
+	mutex_unlock(&file->f_pos_lock);
+}
+
+/*
+ * Deliver the staged entries.  @pos is the position before the first one,
+ * @staged_end the position the staging left.  Runs without f_pos_lock.
  * Returns the bytes written, or -EFAULT / -EINTR when nothing was.
  */
 static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
 		     struct getdentsplus_entry *rec, char __user *ubuf,
-		     loff_t pos)
+		     loff_t pos, loff_t staged_end)
 {
 	const struct gdp_staged *e = (const struct gdp_staged *)st->buf;
 	size_t done = 0;
@@ -543,7 +500,7 @@ static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
 	/* Staged but not delivered (a fatal signal, or the buffer changed
 	 * under us since the actor checked it): read again next time. */
 	if (i < st->nr)
-		gdp_set_pos(req->dir, pos);
+		gdp_rewind(req->dir, pos, staged_end);
 	return done ? (long)done : err;
 }
 
@@ -585,7 +542,7 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	struct getdentsplus_entry *rec;
 	struct file *file;
 	struct fd f;
-	loff_t pos;
+	loff_t pos, staged_end;
 	long ret;
 
 	ret = gdp_check_args(size, statx_mask, flags);
@@ -599,10 +556,6 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		req.query_flags |= AT_STATX_FORCE_SYNC;
 	if (flags & GDP_STATX_DONT_SYNC)
 		req.query_flags |= AT_STATX_DONT_SYNC;
-	if (flags & GDP_FOLLOW)
-		req.lookup_flags |= LOOKUP_FOLLOW;
-	if (!(flags & GDP_NO_AUTOMOUNT))
-		req.lookup_flags |= LOOKUP_AUTOMOUNT;
 
 	/* fdget() refuses O_PATH files: EBADF, as for getdents64. */
 	f = fdget(dirfd);
@@ -645,13 +598,25 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	ret = iterate_dir(file, &st.ctx);
 	if (st.last)
 		st.last->off = st.ctx.pos;
+	staged_end = file->f_pos;
+	/*
+	 * The position is settled: like getdents64, hold its lock only for
+	 * the directory read.  The per-entry phase (lookups, getattr, each
+	 * possibly a network round trip) must not block other users of the
+	 * open file; everything it needs is staged or held (the file).
+	 */
+	mutex_unlock(&file->f_pos_lock);
 	if (st.nr)
-		ret = gdp_emit(&req, &st, rec, ubuf, pos);
+		ret = gdp_emit(&req, &st, rec, ubuf, pos, staged_end);
 	else if (ret >= 0)
 		ret = st.error;		/* 0 at end of directory */
 
 	path_put(&req.root);
 	kvfree(st.buf);
+	kfree(rec);
+	fdput(f);
+	return ret;
+
 err_free_rec:
 	kfree(rec);
 err_unlock:

@@ -13,7 +13,6 @@ EXTRA_DIST += kernel-module/Kbuild kernel-module/Makefile \
 	kernel-module/compat/HAVE_FD_FILE.c \
 	kernel-module/compat/HAVE_FILLDIR_BOOL.c \
 	kernel-module/compat/HAVE_FOLLOW_DOWN_FLAGS.c \
-	kernel-module/compat/HAVE_FS_STRUCT_SPINLOCK.c \
 	kernel-module/compat/HAVE_GET_INODE_ACL.c \
 	kernel-module/compat/HAVE_LOOKUP_ONE_QSTR.c \
 	kernel-module/compat/HAVE_MNT_IDMAP.c \

@@ -39,6 +39,11 @@
  *                                      killable (issue 8, fix 3)
  *   gdp-review-test errmap DIR IN OUT  with fail_function making every
  *                                      entry fail with -IN, its error is OUT
+ *   gdp-review-test pivot-race D SECS  GDP_FOLLOW listings of a tmpfs D while
+ *                                      another task pivot_root()s in and out
+ *                                      of it (issue 12, finding 2)
+ *   gdp-review-test lsm-cached DIR F   a BPF LSM denying getxattr also hides
+ *                                      F's cached ACL bit (finding 5)
  *   gdp-review-test nodevice DIR       loaded with device=0: no device,
  *                                      the syscall works
  */
@@ -67,6 +72,7 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <time.h>
+#include <linux/bpf.h>
 #include <linux/userfaultfd.h>
 #include <linux/getdentsplus.h>
 
@@ -136,6 +142,22 @@ static int cmp_one(int dfd, const struct getdentsplus_entry *r, unsigned flags, 
 	int sflags = (flags & GDP_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW;
 	if (flags & GDP_NO_AUTOMOUNT)
 		sflags |= AT_NO_AUTOMOUNT;
+	if (r->flags & GDP_REC_UNRESOLVED) {
+		/* Only for what needs a path walk: a symlink to follow, an
+		 * automount point not mounted yet (without NO_AUTOMOUNT). */
+		struct statx lx;
+		int walk = !statx(dfd, r->name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+				  STATX_TYPE, &lx) &&
+			   (((flags & GDP_FOLLOW) && S_ISLNK(lx.stx_mode)) ||
+			    (!(flags & GDP_NO_AUTOMOUNT) &&
+			     (lx.stx_attributes & STATX_ATTR_AUTOMOUNT)));
+		if (!walk || r->error || r->attr || r->attr_unknown != GDP_ATTR_ALL) {
+			printf("# %s: %s: unresolved record (error %d, attr %#x) for an entry that needs no path walk\n",
+			       what, r->name, r->error, r->attr);
+			return 1;
+		}
+		return 0;
+	}
 	int rc = statx(dfd, r->name, sflags, REQ_MASK, &sx);
 	int err = rc ? errno : 0;
 	if (err != r->error) {
@@ -348,10 +370,24 @@ static int cmd_automount(const char *dir, const char *name)
 	n = call_ioctl(fd, buf, sizeof buf, REQ_MASK, 0);
 	r = find(buf, n, name);
 	int m2 = mounted_count();
+	static const struct statx zero;
+	tap(r && m2 == m1 && (r->flags & GDP_REC_UNRESOLVED) && !r->error &&
+	    !memcmp(&r->stx, &zero, sizeof zero) && r->attr_unknown == GDP_ATTR_ALL,
+	    "automount: default flags: %s/%s left to the caller (GDP_REC_UNRESOLVED, stx zero), not triggered by the module (%d -> %d mounts)",
+	    dir, name, m1, m2);
+	/* The caller's own fstatat triggers it; then the module crosses
+	 * into what is mounted, as fstatat does. */
+	struct stat st;
+	fstatat(fd, name, &st, 0);
+	int m3 = mounted_count();
+	lseek(fd, 0, SEEK_SET);
+	n = call_ioctl(fd, buf, sizeof buf, REQ_MASK, 0);
+	r = find(buf, n, name);
 	bad = r ? cmp_one(fd, r, 0, "automount") : 1;
-	tap(r && m2 == m1 + 1 && !bad && (r->stx.stx_attributes & STATX_ATTR_MOUNT_ROOT),
-	    "automount: default flags trigger it like fstatat (%d -> %d mounts), record == fstatat, mount root",
-	    m1, m2);
+	tap(r && m3 == m2 + 1 && !(r->flags & GDP_REC_UNRESOLVED) && !bad &&
+	    (r->stx.stx_attributes & STATX_ATTR_MOUNT_ROOT),
+	    "automount: once fstatat mounted it (%d -> %d mounts), default flags give the mount root, record == fstatat",
+	    m2, m3);
 	close(fd);
 	return 0;
 }
@@ -1074,6 +1110,247 @@ static int cmd_errmap(const char *dir, int in, int out)
 	return 0;
 }
 
+/* ---- issue 12 finding 2: pivot_root while symlinks are followed ------- */
+
+#define PIV_N 200
+
+/* One pivot cycle's worth of checks on the lister's records of D. */
+static int pivot_check(int fd, char *buf, size_t size, const uint64_t *ino, long *unresolved)
+{
+	int bad = 0;
+	long n;
+	list_all(fd, buf, size, GDP_FOLLOW, &n);
+	if (n <= 0)
+		return 1;
+	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r)) {
+		int i;
+		if (sscanf(r->name, "l%d", &i) != 1 || i < 0 || i >= PIV_N)
+			continue;
+		if (r->flags & GDP_REC_UNRESOLVED) {
+			++*unresolved;
+			continue;
+		}
+		/* Resolved by the module: it must be the link's own target. */
+		if (r->error || r->stx.stx_ino != ino[i]) {
+			if (bad < 5)
+				printf("# pivot-race: %s: error %d ino %llu, target ino %llu\n", r->name,
+				       r->error, (unsigned long long)r->stx.stx_ino, (unsigned long long)ino[i]);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/*
+ * D becomes the root of a tmpfs holding PIV_N symlinks l%03d -> f%03d and
+ * "sub", another tmpfs, with "sub/old".  One process lists D with
+ * GDP_FOLLOW over and over; another, chrooted into D, pivots to /sub and
+ * back.  pivot_root() rewrites every task's root and working directory
+ * that equal its old root (D): a module that lent D to a private
+ * fs_struct for a path walk would see the borrowed reference dropped
+ * (reference underflow, the unmounts below busy or warning, "BUG: Dentry
+ * still in use" in the kernel log).  Every record must stay right and
+ * both mounts must unmount afterwards.
+ */
+static int cmd_pivot_race(const char *d, int seconds)
+{
+	static char buf[1 << 17];
+	char path[4096];
+	uint64_t ino[PIV_N];
+	if ((mkdir(d, 0755) && errno != EEXIST) || mount("pivot-d", d, "tmpfs", 0, "size=8m") ||
+	    mount(NULL, d, NULL, MS_PRIVATE, NULL))
+		return tap(0, "pivot-race: mount tmpfs on %s: %s", d, strerror(errno));
+	for (int i = 0; i < PIV_N; i++) {
+		struct stat st;
+		snprintf(path, sizeof path, "%s/f%03d", d, i);
+		int f = open(path, O_CREAT | O_WRONLY, 0644);
+		close(f);
+		stat(path, &st);
+		ino[i] = st.st_ino;
+		char target[16];
+		snprintf(target, sizeof target, "f%03d", i);
+		snprintf(path, sizeof path, "%s/l%03d", d, i);
+		if (symlink(target, path))
+			return tap(0, "pivot-race: symlink %s: %s", path, strerror(errno));
+	}
+	char sub[2048];
+	snprintf(sub, sizeof sub, "%s/sub", d);
+	if (mkdir(sub, 0755) || mount("pivot-sub", sub, "tmpfs", 0, "size=1m") ||
+	    mount(NULL, sub, NULL, MS_PRIVATE, NULL))
+		return tap(0, "pivot-race: mount tmpfs on %s: %s", sub, strerror(errno));
+	snprintf(path, sizeof path, "%s/old", sub);
+	mkdir(path, 0755);
+
+	volatile int *stop = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	volatile long *pivots = (volatile long *)(stop + 2);
+	*stop = 0;
+	pid_t pv = fork();
+	if (pv == 0) {
+		if (chroot(d) || chdir("/"))
+			_exit(2);
+		while (!*stop) {
+			if (syscall(SYS_pivot_root, "/sub", "/sub/old") || chdir("/"))
+				_exit(3);
+			if (syscall(SYS_pivot_root, "/old", "/old/sub") || chdir("/"))
+				_exit(4);
+			++*pivots;
+		}
+		_exit(0);
+	}
+	if (chdir("/"))
+		return tap(0, "pivot-race: chdir /: %s", strerror(errno));
+	int fd = open(d, O_RDONLY | O_DIRECTORY);
+	int bad = 0;
+	long calls = 0, unresolved = 0;
+	time_t end = time(NULL) + seconds;
+	while (time(NULL) < end && fd >= 0) {
+		bad += pivot_check(fd, buf, sizeof buf, ino, &unresolved);
+		calls++;
+	}
+	*stop = 1;
+	int st = 0;
+	waitpid(pv, &st, 0);
+	close(fd);
+	tap(WIFEXITED(st) && WEXITSTATUS(st) == 0 && *pivots > 0 && calls > 0 && !bad,
+	    "pivot-race: %ld GDP_FOLLOW calls over %d symlinks while another task pivot_root()ed %ld times in and out of the listed directory: every record right (%d wrong, %ld left to the caller), pivoter status %d",
+	    calls, PIV_N, *pivots, bad, unresolved, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	int u1 = umount(sub) ? errno : 0;
+	int u2 = umount(d) ? errno : 0;
+	tap(!u1 && !u2, "pivot-race: both mounts unmount afterwards (no reference leaked: %s, %s)",
+	    strerror(u1), strerror(u2));
+	return 0;
+}
+
+/* ---- issue 12 finding 5: cached ACL bits go through the LSM hook -------- */
+
+/* The BTF id of the function NAME in the kernel's BTF, or -1. */
+static long btf_func_id(const char *name)
+{
+	int f = open("/sys/kernel/btf/vmlinux", O_RDONLY);
+	if (f < 0)
+		return -1;
+	struct stat st;
+	fstat(f, &st);
+	unsigned char *b = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, f, 0);
+	close(f);
+	if (b == MAP_FAILED)
+		return -1;
+	struct { uint16_t magic; uint8_t ver, flags; uint32_t hdr_len, type_off, type_len, str_off, str_len; } h;
+	memcpy(&h, b, sizeof h);
+	long found = -1;
+	const unsigned char *t = b + h.hdr_len + h.type_off, *end = t + h.type_len;
+	const char *strs = (const char *)b + h.hdr_len + h.str_off;
+	for (long id = 1; h.magic == 0xeb9f && t + 12 <= end && found < 0; id++) {
+		uint32_t name_off, info;
+		memcpy(&name_off, t, 4);
+		memcpy(&info, t + 4, 4);
+		unsigned kind = (info >> 24) & 0x1f, vlen = info & 0xffff;
+		if (kind == 12 /* FUNC */ && !strcmp(strs + name_off, name))
+			found = id;
+		static const unsigned char fixed[20] = { [1] = 4, [3] = 12, [14] = 4, [17] = 4 };
+		static const unsigned char per[20] = { [4] = 12, [5] = 12, [6] = 8, [13] = 8, [15] = 12, [19] = 12 };
+		if (kind >= 20)
+			break;
+		t += 12 + fixed[kind] + (size_t)per[kind] * vlen;
+	}
+	munmap(b, st.st_size);
+	return found;
+}
+
+/*
+ * A BPF LSM program on inode_getxattr that denies every getxattr of this
+ * process (EPERM).  Returns the link fd, or -1 with errno.
+ */
+static int deny_getxattr(void)
+{
+	long id = btf_func_id("bpf_lsm_inode_getxattr");
+	if (id < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	struct bpf_insn prog[] = {
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_get_current_pid_tgid },
+		{ .code = BPF_ALU64 | BPF_RSH | BPF_K, .dst_reg = 0, .imm = 32 },
+		{ .code = BPF_JMP | BPF_JNE | BPF_K, .dst_reg = 0, .off = 2, .imm = getpid() },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = -EPERM },
+		{ .code = BPF_JMP | BPF_EXIT },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	static char log[4096];
+	union bpf_attr a;
+	memset(&a, 0, sizeof a);
+	a.prog_type = BPF_PROG_TYPE_LSM;
+	a.expected_attach_type = BPF_LSM_MAC;
+	a.insns = (uintptr_t)prog;
+	a.insn_cnt = sizeof prog / sizeof prog[0];
+	a.license = (uintptr_t)"GPL";
+	a.attach_btf_id = id;
+	a.log_buf = (uintptr_t)log;
+	a.log_size = sizeof log;
+	a.log_level = 1;
+	int pfd = syscall(SYS_bpf, BPF_PROG_LOAD, &a, sizeof a);
+	if (pfd < 0) {
+		int e = errno;
+		printf("# lsm-cached: BPF_PROG_LOAD: %s\n# %s\n", strerror(e), log);
+		errno = e;
+		return -1;
+	}
+	memset(&a, 0, sizeof a);
+	a.raw_tracepoint.prog_fd = pfd;
+	int lfd = syscall(SYS_bpf, BPF_RAW_TRACEPOINT_OPEN, &a, sizeof a);
+	int e = errno;
+	close(pfd);
+	errno = e;
+	return lfd;
+}
+
+/*
+ * FILE in DIR has an access ACL, read once (so the inode's ACL cache holds
+ * it).  With a BPF LSM denying this process's getxattr, the module must
+ * not answer the ACL bit from the cache around the hook: unknown, with
+ * GDP_ATTR_CACHED and without it, exactly where getxattr(2) is refused.
+ */
+static int cmd_lsm_cached(const char *dir, const char *file)
+{
+	static char buf[1 << 17];
+	char path[4096], lsms[256] = "";
+	const unsigned A = GDP_ATTR_ACL_ACCESS;
+	long n;
+	int l = open("/sys/kernel/security/lsm", O_RDONLY);
+	if (l >= 0) {
+		ssize_t k = read(l, lsms, sizeof lsms - 1);
+		lsms[k > 0 ? k : 0] = 0;
+		close(l);
+	}
+	if (!strstr(lsms, "bpf"))
+		return printf("ok - lsm-cached # SKIP the BPF LSM is not active in this kernel (lsm: %s)\n", lsms), 0;
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	ssize_t before = getxattr(path, "system.posix_acl_access", NULL, 0);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	struct getdentsplus_entry *r = list_all(fd, buf, sizeof buf, GDP_WANT_ACL | GDP_ATTR_CACHED, &n) ?
+		find(buf, n, file) : NULL;
+	int s0 = r ? acl_state(r, A) : -9;
+	int link = deny_getxattr();
+	if (link < 0) {
+		close(fd);
+		return tap(0, "lsm-cached: load a BPF LSM program on inode_getxattr: %s", strerror(errno));
+	}
+	ssize_t denied = getxattr(path, "system.posix_acl_access", NULL, 0);
+	int derr = errno;
+	r = list_all(fd, buf, sizeof buf, GDP_WANT_ACL | GDP_ATTR_CACHED, &n) ? find(buf, n, file) : NULL;
+	int s1 = r ? acl_state(r, A) : -9;
+	r = list_all(fd, buf, sizeof buf, GDP_WANT_ACL, &n) ? find(buf, n, file) : NULL;
+	int s2 = r ? acl_state(r, A) : -9;
+	close(link);
+	ssize_t after = getxattr(path, "system.posix_acl_access", NULL, 0);
+	close(fd);
+	tap(before > 0 && s0 == 1 && denied < 0 && derr == EPERM && s1 == -1 && s2 == -1 && after > 0,
+	    "lsm-cached: %s: ACL bit %d from the cache before; with a BPF LSM denying getxattr (getxattr: %s) GDP_ATTR_CACHED gives %d and an uncached call %d (-1 unknown); getxattr works again after (%zd)",
+	    file, s0, denied < 0 ? strerror(derr) : "allowed", s1, s2, after);
+	return 0;
+}
+
 /* ---- device=0 ----------------------------------------------------------- */
 
 static int cmd_nodevice(const char *dir)
@@ -1123,6 +1400,10 @@ int main(int argc, char **argv)
 		cmd_lockwait(argv[2], atoi(argv[3]));
 	else if (!strcmp(c, "errmap") && argc == 5)
 		cmd_errmap(argv[2], atoi(argv[3]), atoi(argv[4]));
+	else if (!strcmp(c, "pivot-race") && argc == 4)
+		cmd_pivot_race(argv[2], atoi(argv[3]));
+	else if (!strcmp(c, "lsm-cached") && argc == 4)
+		cmd_lsm_cached(argv[2], argv[3]);
 	else if (!strcmp(c, "nodevice") && argc == 3)
 		cmd_nodevice(argv[2]);
 	else

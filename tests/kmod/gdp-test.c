@@ -28,6 +28,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -151,6 +152,7 @@ struct ent {
 	int64_t off;
 	unsigned type;
 	int error;
+	unsigned flags;		/* GDP_REC_* */
 	uint32_t attr, attr_unknown;
 	struct statx stx;
 };
@@ -218,8 +220,20 @@ static int parse_records(const char *buf, long len, struct list *l, int64_t *las
 			diag("record '%s': reclen %u larger than needed", r->name, r->reclen);
 			bad++;
 		}
-		if (r->__pad0 || r->__pad1) {
-			diag("record '%s': nonzero pad fields", r->name);
+		if (r->flags & ~GDP_REC_UNRESOLVED) {
+			diag("record '%s': unknown record flags %#x", r->name, r->flags);
+			bad++;
+		}
+		if (r->name_off != offsetof(struct getdentsplus_entry, name)) {
+			diag("record '%s': name_off %u, the name is at %zu", r->name, r->name_off,
+			     offsetof(struct getdentsplus_entry, name));
+			bad++;
+		}
+		if ((r->flags & GDP_REC_UNRESOLVED) &&
+		    (r->error || r->attr || r->attr_unknown != GDP_ATTR_ALL ||
+		     !all_zero(&r->stx, sizeof r->stx))) {
+			diag("record '%s': unresolved but error %d, attr %#x, unknown %#x, stx not all zero",
+			     r->name, r->error, r->attr, r->attr_unknown);
 			bad++;
 		}
 		if (r->stx.__spare0[0] ||
@@ -255,7 +269,7 @@ static int parse_records(const char *buf, long len, struct list *l, int64_t *las
 		}
 		struct ent e = {
 			.name = strndup(r->name, nl), .ino = r->d_ino, .off = r->d_off,
-			.type = r->d_type, .error = r->error, .attr = r->attr,
+			.type = r->d_type, .error = r->error, .flags = r->flags, .attr = r->attr,
 			.attr_unknown = r->attr_unknown, .stx = r->stx,
 		};
 		list_push(l, &e);
@@ -517,6 +531,8 @@ static int cmp_attr(const char *path, const struct ent *e, unsigned flags)
 /* Positive controls: entries seen with each GDP_ATTR_* bit, and entries
  * (other than "..") on another device than their directory (mountpoints). */
 static long attr_seen[5];
+/* Records left to the caller (GDP_REC_UNRESOLVED) that were checked. */
+static long unresolved_seen;
 
 /* One directory, one way of calling: the module's listing equals
  * getdents64's names and, entry by entry, statx/fstatat/getxattr. */
@@ -549,6 +565,21 @@ static int check_dir(const char *dir, enum via via, size_t size, unsigned flags,
 		if ((rc2 < 0 ? errno : 0) != err) {
 			diag("'%s': statx and fstatat disagree", e->name);
 			bad++;
+		}
+		/* Left to the caller: only what a path walk of its own can
+		 * answer (here: a symlink to follow), and every such entry. */
+		struct stat lst;
+		int walk = follow && !fstatat(fd, e->name, &lst, AT_SYMLINK_NOFOLLOW) &&
+			   S_ISLNK(lst.st_mode);
+		if (!!(e->flags & GDP_REC_UNRESOLVED) != walk) {
+			diag("'%s': %s, but the record %s unresolved", e->name,
+			     walk ? "a symlink to follow" : "needs no path walk",
+			     e->flags & GDP_REC_UNRESOLVED ? "is" : "is not");
+			bad++;
+		}
+		if (walk) {
+			unresolved_seen++;
+			continue;
 		}
 		if (err || e->error) {
 			if (e->error != err) {
@@ -631,6 +662,7 @@ static int cmd_compare(int argc, char **argv, const char *who, int want_errors)
 			int bad = 0, nerr = 0;
 			size_t ndirs = d.n;
 			memset(attr_seen, 0, sizeof attr_seen);
+			unresolved_seen = 0;
 			check_begin();
 			for (size_t i = 0; i < ndirs; i++) {
 				int b = check_dir(d.v[i], modes[k].via, modes[k].size, modes[k].flags, &nerr);
@@ -649,6 +681,10 @@ static int cmd_compare(int argc, char **argv, const char *who, int want_errors)
 			if (k == 0 && !*who && !strncmp(argv[a], "/mnt/", 5))
 				tap(attr_seen[0] && attr_seen[1] && attr_seen[2] && attr_seen[3] && attr_seen[4],
 				    "%s: the fixture exercises every attribute bit and a mountpoint", argv[a]);
+			if ((modes[k].flags & GDP_FOLLOW) && !*who && !strncmp(argv[a], "/mnt/", 5))
+				tap(unresolved_seen > 0,
+				    "%s: %s: symlinks to follow are left to the caller (%ld records GDP_REC_UNRESOLVED)",
+				    argv[a], modes[k].name, unresolved_seen);
 		}
 		for (size_t i = 0; i < d.n; i++)
 			free(d.v[i]);

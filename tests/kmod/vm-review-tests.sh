@@ -58,6 +58,12 @@ r $T seek $E
 r $T seek /mnt/tmp/tree
 r $T seek $E/many
 
+# Issue 12: no private fs_struct (pivot_root while GDP_FOLLOW lists the
+# pivoting task's root), cached ACL bits through the LSM hook (a BPF LSM).
+r $T pivot-race /mnt/tmp/pivot-race 8
+rmdir /mnt/tmp/pivot-race 2>/dev/null
+mountpoint -q /sys/kernel/security || mount -t securityfs securityfs /sys/kernel/security
+r $T lsm-cached $E file-acl
 # Issue 7: GDP_ATTR_CACHED (ACL bits from the inode's ACL cache only).
 r $T acl-cached $E file-acl dir-defacl
 # Issue 8's four fixes: names from kernel copies, no second fd lookup,

@@ -33,9 +33,31 @@
  *
  * The syscall number is not fixed: the module picks a free slot of the
  * x86-64 table and publishes it in /sys/module/getdentsplus/parameters/nr
- * (0 there: the syscall is not available, use the ioctl).
+ * (0 there: the syscall is not available, use the ioctl).  The number is
+ * for the native 64-bit ABI only (x86-64, arm64): the same number is a
+ * different system call for 32-bit callers (423 is
+ * sched_rr_get_interval_time64 on i386 and arm), and x32 callers never
+ * reach it.  32-bit and x32 programs use the ioctl.
  * The same operation is available as GETDENTSPLUS_IOC on /dev/getdentsplus
- * (absent when the module was loaded with device=0).
+ * (absent when the module was loaded with device=0), from every ABI.
+ * A call through the syscall may fail with ENOSYS at any time (kprobes
+ * disabled system-wide, the module unloaded): fall back per call.
+ *
+ * Discovery without trial calls: GETDENTSPLUS_ABI_PATH holds the ABI
+ * version (GETDENTSPLUS_ABI_VERSION of the module; missing: version 1),
+ * GETDENTSPLUS_FLAGS_PATH the request flags the module accepts and
+ * GETDENTSPLUS_MASK_PATH the statx_mask bits (both hexadecimal; missing:
+ * 0xff and STATX_BASIC_STATS | STATX_BTIME).  Pass only flags listed
+ * there: an unknown flag is EINVAL, as is a buffer too small for the
+ * next record, so EINVAL cannot tell the two apart.
+ *
+ * Versions.  2 added the record's flags and name_off (both zero padding
+ * in version 1), GDP_REC_UNRESOLVED, the sysfs files above and the _IOW
+ * spelling of the ioctl (version 1's _IOWR number is still accepted).
+ * A newer module never changes what an older caller reads: a record
+ * grows only for a request flag that asks for the new fields, which an
+ * older caller does not pass.  A newer caller meeting an older module
+ * reads the version from sysfs and uses what that version offers.
  */
 #ifndef _UAPI_LINUX_GETDENTSPLUS_H
 #define _UAPI_LINUX_GETDENTSPLUS_H
@@ -44,7 +66,7 @@
 #include <linux/ioctl.h>
 #include <linux/stat.h>		/* struct statx, STATX_* */
 
-#define GETDENTSPLUS_ABI_VERSION	1
+#define GETDENTSPLUS_ABI_VERSION	2
 
 /* Request flags. */
 #define GDP_FOLLOW		0x0001	/* stat symlink targets (stat, not lstat) */
@@ -117,6 +139,11 @@
  * One record.  Records start 8-byte aligned; reclen covers the header, the
  * name, its terminating NUL and padding.  Every byte of a record (padding
  * included) is written by the kernel: nothing is left uninitialised.
+ *
+ * The name starts name_off bytes into the record: read it there, not at
+ * offsetof(name), so that a later version can grow the header (only for
+ * callers that ask for it, see "Versions" above).  name_off is 0 from a
+ * version 1 module: the name is then at offsetof(name).
  */
 struct getdentsplus_entry {
 	__u64 d_ino;		/* as getdents64 reports it */
@@ -124,14 +151,26 @@ struct getdentsplus_entry {
 	__u32 reclen;		/* multiple of 8 */
 	__u16 namelen;		/* strlen(name) */
 	__u8 d_type;		/* DT_* */
-	__u8 __pad0;
+	__u8 flags;		/* GDP_REC_* */
 	__s32 error;		/* 0, or a positive errno: stx not valid */
 	__u32 attr;		/* GDP_ATTR_* known to be present */
 	__u32 attr_unknown;	/* GDP_ATTR_* not determined (or not asked) */
-	__u32 __pad1;
+	__u32 name_off;		/* where the name starts (0: offsetof(name)) */
 	struct statx stx;	/* stx.stx_mask: the fields actually filled */
 	char name[];		/* NUL-terminated */
 };
+
+/*
+ * Record flags.
+ * GDP_REC_UNRESOLVED: only a path walk of the caller's own can say what
+ * fstatat(dirfd, name, ...) would stat: a symlink under GDP_FOLLOW, an
+ * automount point without GDP_NO_AUTOMOUNT, a mount trap (autofs).  The
+ * module walks no paths: error is 0, stx (stx_mask 0 included) and attr
+ * are zero, attr_unknown is GDP_ATTR_ALL; the caller stats the name
+ * itself.  (A version 1 caller sees error 0 with stx_mask 0, i.e.
+ * nothing filled, and does the same.)
+ */
+#define GDP_REC_UNRESOLVED	0x01
 
 #define GETDENTSPLUS_ENTRY_MIN \
 	((__u32)((sizeof(struct getdentsplus_entry) + 1 + 7) & ~7u))
@@ -146,10 +185,16 @@ struct getdentsplus_args {
 	__u32 __reserved;	/* must be 0 */
 };
 
+/* The argument is only read: _IOW.  Version 1 spelled it _IOWR, which
+ * the module still accepts (GETDENTSPLUS_IOC_V1). */
 #define GETDENTSPLUS_IOC_MAGIC	0xd9
-#define GETDENTSPLUS_IOC	_IOWR(GETDENTSPLUS_IOC_MAGIC, 1, struct getdentsplus_args)
+#define GETDENTSPLUS_IOC	_IOW(GETDENTSPLUS_IOC_MAGIC, 1, struct getdentsplus_args)
+#define GETDENTSPLUS_IOC_V1	_IOWR(GETDENTSPLUS_IOC_MAGIC, 1, struct getdentsplus_args)
 
 #define GETDENTSPLUS_DEVICE	"/dev/getdentsplus"
 #define GETDENTSPLUS_NR_PATH	"/sys/module/getdentsplus/parameters/nr"
+#define GETDENTSPLUS_ABI_PATH	"/sys/module/getdentsplus/parameters/abi"
+#define GETDENTSPLUS_FLAGS_PATH	"/sys/module/getdentsplus/parameters/flags"
+#define GETDENTSPLUS_MASK_PATH	"/sys/module/getdentsplus/parameters/statx_mask"
 
 #endif /* _UAPI_LINUX_GETDENTSPLUS_H */
