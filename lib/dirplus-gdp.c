@@ -6,7 +6,14 @@
 
    The call is found once: the syscall number the module publishes in
    /sys/module/getdentsplus/parameters/nr (0 there, or ENOSYS from it:
-   not usable), else the GETDENTSPLUS_IOC ioctl on /dev/getdentsplus.  */
+   not usable), else the GETDENTSPLUS_IOC ioctl on /dev/getdentsplus.
+   The number belongs to the native 64-bit system call table: a 32-bit
+   (or x32) build uses the ioctl only, since the same number is another
+   system call there.  What the module offers (ABI version, request
+   flags) is read from sysfs, never guessed from an EINVAL.  A syscall
+   that starts failing with ENOSYS (kprobes disabled system-wide, the
+   module unloaded) is replaced by the ioctl, or for that batch by
+   getdents64 + statx, call by call: never a failed listing.  */
 
 #include <config.h>
 
@@ -18,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -27,10 +35,22 @@
 /* Buffer size: records are ~300 bytes plus the name.  */
 #define GDP_BUFSIZE (256 * 1024)
 
+/* The syscall number is usable only from the native 64-bit ABI.  */
+#if (defined __x86_64__ || defined __aarch64__) && defined __LP64__
+# define GDP_NATIVE_SYSCALL 1
+#else
+# define GDP_NATIVE_SYSCALL 0
+#endif
+
+/* What a module without the sysfs files (ABI version 1) accepts.  */
+#define GDP_V1_FLAGS 0xffu
+
 static int probe_state;		/* 0 not yet, 1 usable, -1 not usable */
 static int probe_errno;
 static long gdp_nr;		/* the syscall number, 0: use the ioctl */
 static int gdp_devfd = -1;	/* /dev/getdentsplus */
+static unsigned int gdp_supported = GDP_FLAGS_ALL; /* request flags */
+static pthread_mutex_t gdp_switch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 dirplus_gdp_call_fn dirplus_gdp_call;
 
@@ -55,18 +75,27 @@ gdp_ioctl (int fd, void *buf, size_t size, unsigned int mask,
   return ioctl (gdp_devfd, GETDENTSPLUS_IOC, &args);
 }
 
+/** The unsigned number in sysfs file PATH (decimal or 0x hex), or DFLT
+    when it is missing or unreadable.  */
+static unsigned long
+sysfs_number (const char *path, unsigned long dflt)
+{
+  unsigned long v;
+  FILE *f = fopen (path, "re");
+  if (!f)
+    return dflt;
+  if (fscanf (f, "%li", (long *) &v) != 1)
+    v = dflt;
+  fclose (f);
+  return v;
+}
+
 /** The syscall number published by the module, or 0.  */
 static long
 published_nr (void)
 {
-  long nr = 0;
-  FILE *f = fopen (GETDENTSPLUS_NR_PATH, "re");
-  if (!f)
-    return 0;
-  if (fscanf (f, "%ld", &nr) != 1 || nr < 0 || nr >= 1024)
-    nr = 0;
-  fclose (f);
-  return nr;
+  unsigned long nr = sysfs_number (GETDENTSPLUS_NR_PATH, 0);
+  return nr < 1024 ? nr : 0;
 }
 
 /** Whether CALL answers like the module does to a bad fd (anything but
@@ -95,7 +124,10 @@ dirplus_gdp_probe (void)
       probe_state = 1;
       goto done;
     }
-  gdp_nr = published_nr ();
+  /* Version 1 modules have no flags file (and may lack GDP_SKIP_DOTS).  */
+  gdp_supported = (sysfs_number (GETDENTSPLUS_FLAGS_PATH, GDP_V1_FLAGS)
+                   & GDP_FLAGS_ALL);
+  gdp_nr = GDP_NATIVE_SYSCALL ? published_nr () : 0;
   if (gdp_nr > 0 && answers (gdp_syscall))
     {
       dirplus_gdp_call = gdp_syscall;
@@ -128,18 +160,71 @@ dirplus_gdp_probe (void)
   return 0;
 }
 
-/* Whether the module takes GDP_SKIP_DOTS: 1 yes, -1 no (an older module
-   answered EINVAL), 0 not tried yet.  */
-static int skip_dots_state;
-
 /** Whether D's filter drops "." and ".." (ls without -a): then the module
     need not look them up at all.  */
 static bool
 drops_dots (const struct dirplus_dir *d)
 {
-  return (d->filter && skip_dots_state >= 0
+  return (d->filter && (gdp_supported & GDP_SKIP_DOTS)
           && !d->filter (".", 1, DT_DIR, d->filter_arg)
           && !d->filter ("..", 2, DT_DIR, d->filter_arg));
+}
+
+/** After the syscall said ENOSYS (kprobes disabled, module gone): use the
+    ioctl from now on if the device answers.  Returns 0 when the ioctl is
+    the call now, -1 when neither works (this batch then goes without the
+    module).  */
+static int
+switch_to_ioctl (void)
+{
+  int r = -1;
+  pthread_mutex_lock (&gdp_switch_lock);
+  if (__atomic_load_n (&dirplus_gdp_call, __ATOMIC_ACQUIRE) == gdp_ioctl)
+    r = 0;
+  else
+    {
+      if (gdp_devfd < 0)
+        gdp_devfd = dirplus_fd_above_stdio (open (GETDENTSPLUS_DEVICE,
+                                                  O_RDONLY | O_CLOEXEC));
+      if (0 <= gdp_devfd && answers (gdp_ioctl))
+        {
+          __atomic_store_n (&dirplus_gdp_call, gdp_ioctl, __ATOMIC_RELEASE);
+          r = 0;
+        }
+    }
+  pthread_mutex_unlock (&gdp_switch_lock);
+  return r;
+}
+
+/** One call of the module for D; on ENOSYS from the syscall, the ioctl.
+    Returns what the call returns; -1 with errno ENOSYS when neither
+    the syscall nor the ioctl is there any more.  */
+static long
+gdp_call (struct dirplus_dir *d, unsigned int mask, unsigned int flags)
+{
+  dirplus_gdp_call_fn call = __atomic_load_n (&dirplus_gdp_call,
+                                              __ATOMIC_ACQUIRE);
+  long n = call (d->fd, d->buf, d->bufsize, mask, flags);
+  __atomic_fetch_add (&dirplus_counters.batch_calls, 1, __ATOMIC_RELAXED);
+  if (n < 0 && errno == ENOSYS && call == gdp_syscall
+      && switch_to_ioctl () == 0)
+    {
+      n = gdp_ioctl (d->fd, d->buf, d->bufsize, mask, flags);
+      __atomic_fetch_add (&dirplus_counters.batch_calls, 1,
+                          __ATOMIC_RELAXED);
+    }
+  return n;
+}
+
+/** Read the next batch of D without the module: getdents64, then per
+    entry what the sync backend does (statx, attribute probes).  */
+static ssize_t
+read_without_module (struct dirplus_dir *d)
+{
+  ssize_t n = dirplus_getdents_batch (d);
+  for (ssize_t i = 0; i < n; i++)
+    dirplus_sync_entry (d->fd, &d->ents[i], d->mask, d->flags);
+  return n;
 }
 
 /** The GDP_* request flags for dirplus FLAGS.  */
@@ -158,16 +243,21 @@ gdp_flags (unsigned int flags)
   return f;
 }
 
-/** Fill entry E from record R, for request FLAGS.  */
-static void
+/** Fill entry E from record R, for request FLAGS.  Returns false when the
+    module left the entry to us (GDP_REC_UNRESOLVED; from a version 1
+    module: no error and nothing filled).  */
+static bool
 entry_from_record (struct dirplus_entry *e,
-                   const struct getdentsplus_entry *r, unsigned int flags)
+                   const struct getdentsplus_entry *r, const char *name,
+                   unsigned int flags)
 {
   memset (e, 0, sizeof *e);
-  e->name = r->name;
+  e->name = name;
   e->namelen = r->namelen;
   e->ino = r->d_ino;
   e->d_type = r->d_type;
+  if ((r->flags & GDP_REC_UNRESOLVED) || (!r->error && !r->stx.stx_mask))
+    return false;
   e->stat_errno = r->error;
   if (!r->error)
     memcpy (&e->stx, &r->stx, sizeof e->stx);
@@ -176,6 +266,23 @@ entry_from_record (struct dirplus_entry *e,
   unsigned int bits = dirplus_attrs_needed (e, flags);
   e->attr = r->attr & bits;
   e->attr_unknown |= r->attr_unknown & bits;
+  return true;
+}
+
+/** The name of record R of a buffer holding LEFT bytes from R on, or NULL
+    when the record is malformed (never trust a buffer).  */
+static const char *
+record_name (const struct getdentsplus_entry *r, long left)
+{
+  const size_t hdr = offsetof (struct getdentsplus_entry, name);
+  size_t off = r->name_off ? r->name_off : hdr;
+  if (r->reclen < GETDENTSPLUS_ENTRY_MIN || r->reclen % 8 || r->reclen > left
+      || off < hdr || off + r->namelen + 1 > r->reclen)
+    return NULL;
+  const char *name = (const char *) r + off;
+  if (name[r->namelen] != '\0' || memchr (name, '\0', r->namelen))
+    return NULL;
+  return name;
 }
 
 /** Read the next batch of D with one call of the module.  */
@@ -200,19 +307,9 @@ gdp_read (struct dirplus_dir *d)
   d->nents = 0;
   while (!d->eof && d->nents == 0)
     {
-      long n = dirplus_gdp_call (d->fd, d->buf, d->bufsize, mask, flags);
-      if (n < 0 && errno == EINVAL && (flags & GDP_SKIP_DOTS)
-          && skip_dots_state == 0)
-        {
-          /* A module older than GDP_SKIP_DOTS: the filter drops them.  */
-          skip_dots_state = -1;
-          flags &= ~GDP_SKIP_DOTS;
-          n = dirplus_gdp_call (d->fd, d->buf, d->bufsize, mask, flags);
-        }
-      else if (0 <= n && (flags & GDP_SKIP_DOTS))
-        skip_dots_state = 1;
-      __atomic_fetch_add (&dirplus_counters.batch_calls, 1,
-                          __ATOMIC_RELAXED);
+      long n = gdp_call (d, mask, flags);
+      if (n < 0 && errno == ENOSYS)
+        return read_without_module (d);
       if (n < 0)
         return -1;
       if (n == 0)
@@ -222,20 +319,25 @@ gdp_read (struct dirplus_dir *d)
         }
       if (dirplus_reserve (d, n / GETDENTSPLUS_ENTRY_MIN + 1) < 0)
         return -1;
-      const long hdr = sizeof (struct getdentsplus_entry);
-      for (long off = 0; off + hdr <= n;)
+      for (long off = 0; off < n;)
         {
           const struct getdentsplus_entry *r = (void *) (d->buf + off);
-          if (r->reclen < GETDENTSPLUS_ENTRY_MIN || off + r->reclen > n)
+          const char *name = (n - off < (long) GETDENTSPLUS_ENTRY_MIN
+                              ? NULL : record_name (r, n - off));
+          if (!name)
             {
-              errno = EIO;	/* a malformed buffer: never trust it */
+              errno = EIO;	/* a malformed buffer */
               return -1;
             }
           off += r->reclen;
-          if (d->filter && !d->filter (r->name, r->namelen, r->d_type,
+          if (d->filter && !d->filter (name, r->namelen, r->d_type,
                                        d->filter_arg))
             continue;
-          entry_from_record (&d->ents[d->nents++], r, d->flags);
+          struct dirplus_entry *e = &d->ents[d->nents];
+          if (!entry_from_record (e, r, name, d->flags))
+            /* Left to us: stat it here, as the sync backend would.  */
+            dirplus_sync_entry (d->fd, e, d->mask, d->flags);
+          d->nents++;
         }
     }
   /* What the module could not answer without a round trip (a remote

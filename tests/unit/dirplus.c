@@ -54,6 +54,7 @@ static char top[4096];		/* the temporary tree */
 static bool have_label, have_cap, have_acl;
 static bool probe_mode;		/* LSPLUS_REMOTE=net: GNU's probes */
 static bool fake_remote;	/* fake_gdp leaves ACL bits unknown */
+static size_t fake_grow;	/* fake_gdp's header is this much longer */
 
 /** Report a failed check.  */
 static void
@@ -515,7 +516,10 @@ check_unsupported_cache (const char *backend)
 /** A user-space stand-in for the getdentsplus module, following the uapi
     header: getdents64, then per entry statx and the GNU attribute probes,
     written as getdentsplus records.  It lets the backend's record parsing
-    and bit mapping run where the module is not loaded.  */
+    and bit mapping run where the module is not loaded.  Like the module,
+    it leaves symlinks to follow unresolved (GDP_REC_UNRESOLVED); with
+    FAKE_GROW its header is longer than this header's struct, as a later
+    ABI version's may be: the name is found through name_off.  */
 static long
 fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
           unsigned int flags)
@@ -528,7 +532,7 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
     }
   /* Few enough getdents64 records (>= 24 bytes each) that their
      getdentsplus records (<= hdr + 256 bytes + padding) fit in SIZE.  */
-  size_t gsize = size / (hdr + 264) * 24;
+  size_t gsize = size / (hdr + fake_grow + 264) * 24;
   if (gsize < 1024)
     gsize = 1024;
   char *g = malloc (gsize);
@@ -545,25 +549,37 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
           && (len == 1 || (len == 2 && de->name[1] == '.')))
         continue;
       struct getdentsplus_entry *r = (void *) ((char *) buf + out);
-      uint32_t reclen = (hdr + len + 1 + 7) & ~7u;
+      uint32_t reclen = (hdr + fake_grow + len + 1 + 7) & ~7u;
+      if (out + reclen > size)
+        break;
       memset (r, 0, reclen);
       r->d_ino = de->ino;
       r->d_off = de->off;
       r->reclen = reclen;
       r->namelen = len;
       r->d_type = de->type;
-      memcpy (r->name, de->name, len + 1);
+      r->name_off = hdr + fake_grow;
+      char *rname = (char *) r + r->name_off;
+      memcpy (rname, de->name, len + 1);
       out += reclen;
+      struct stat lst;
+      if (follow && fstatat (fd, rname, &lst, AT_SYMLINK_NOFOLLOW) == 0
+          && S_ISLNK (lst.st_mode))
+        {
+          r->flags = GDP_REC_UNRESOLVED;
+          r->attr_unknown = GDP_ATTR_ALL;
+          continue;
+        }
       int atflags = (flags & GDP_NO_AUTOMOUNT ? AT_NO_AUTOMOUNT : 0)
                     | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
-      if (statx (fd, r->name, atflags, mask, (struct statx *) &r->stx) < 0)
+      if (statx (fd, rname, atflags, mask, (struct statx *) &r->stx) < 0)
         {
           r->error = errno;
           memset (&r->stx, 0, sizeof r->stx);
           continue;
         }
       char path[8192];
-      snprintf (path, sizeof path, "/proc/self/fd/%d/%s", fd, r->name);
+      snprintf (path, sizeof path, "/proc/self/fd/%d/%s", fd, rname);
       r->attr_unknown = GDP_ATTR_ALL;
       /* Like the module on a remote filesystem: ACLs not in memory are
          left to user space.  */
@@ -791,6 +807,14 @@ child_fake_gdp (int unused)
   return run_backend (DIRPLUS_GETDENTSPLUS);
 }
 static int
+child_fake_gdp_grown (int unused)
+{
+  /* Records with a longer header: the library reads name_off.  */
+  dirplus_gdp_call = fake_gdp;
+  fake_grow = 16;
+  return run_backend (DIRPLUS_GETDENTSPLUS);
+}
+static int
 child_fake_gdp_remote (int unused)
 {
   /* The module leaves the ACL bits unknown: the library resolves them.  */
@@ -899,6 +923,11 @@ main (void)
     status = 1;
   r = in_child (child_fake_gdp, 0);
   printf ("getdentsplus backend on an emulated module: %s\n",
+          r == 0 ? "PASS" : "FAIL");
+  if (r != 0)
+    status = 1;
+  r = in_child (child_fake_gdp_grown, 0);
+  printf ("getdentsplus backend, records with a longer header: %s\n",
           r == 0 ? "PASS" : "FAIL");
   if (r != 0)
     status = 1;
