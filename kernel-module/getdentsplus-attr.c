@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * getdentsplus-attr.c: attribute bits of one entry, by GNU ls 9.1's rules
+ * Attribute bits of one entry, by GNU ls 9.1's rules
  * (gnulib file_has_acl(), getfilecon()):
  *
  *   GDP_ATTR_ACL_ACCESS   system.posix_acl_access exists with nonzero size
@@ -128,7 +128,7 @@ static bool gdp_fs_fetches_acl(const struct inode *inode)
 	if (inode->i_op->get_inode_acl)
 		return true;
 #endif
-	return inode->i_op->get_acl != NULL;
+	return !!inode->i_op->get_acl;
 }
 
 /*
@@ -147,8 +147,7 @@ static enum gdp_presence gdp_acl_cached(const struct path *path,
 	struct inode *inode = d_inode(path->dentry);
 	struct posix_acl *acl;
 
-	/* What the VFS answers without asking the filesystem needs no
-	 * look at the cache. */
+	/* What the VFS answers without the filesystem needs no cache. */
 	if (IS_POSIXACL(inode) && !S_ISLNK(inode->i_mode) &&
 	    gdp_fs_fetches_acl(inode)) {
 		acl = get_cached_acl(inode, type);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * getdentsplus-compat.h: one spelling for kernel APIs that changed between
+ * One spelling for kernel APIs that changed between
  * 6.1 and 6.18.  Every branch is chosen by a HAVE_* probe from
  * compat-config.h (see compat/), never by version numbers: distributions
  * backport.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * getdentsplus-internal.h: what the module's files share.
+ * What the module's files share.
  *
  *   getdentsplus-main.c   module init/exit, parameters, the two entry
  *                         points (syscall through a kprobe, ioctl on a

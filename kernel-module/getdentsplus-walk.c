@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * getdentsplus-walk.c: the getdentsplus operation.
+ * The getdentsplus operation.
  *
  * One call:
  *  1. check the arguments, take the fd and its position lock (getdents64's
@@ -8,24 +8,28 @@
  *  2. iterate_dir() with an actor that copies names into a bounded staging
  *     buffer and claims each record's place in the caller's buffer (zeroes
  *     it, as getdents64's filldir64 writes there too): no lookup, no
- *     getattr while the filesystem holds the directory locked;
- *  3. after iterate_dir() returns, for each staged name: look it up with the
- *     caller's permissions, cross mounts, vfs_getattr(), attribute bits,
- *     build the record in zeroed memory, copy_to_user(); every name comes
- *     from the kernel's staged copy and every lookup starts at the struct
- *     file taken in step 1: nothing is read back from user memory and the
- *     fd number is not looked up again;
- *  4. leave the position right after the last delivered record, so that
+ *     getattr while the filesystem holds the directory locked; then drop
+ *     the position lock, as getdents64 does after its read;
+ *  3. for each staged name: one lookup in the directory with the caller's
+ *     permissions, cross mounts, vfs_getattr(), attribute bits, build the
+ *     record in zeroed memory, copy_to_user(); every name comes from the
+ *     kernel's staged copy and every lookup starts at the struct file taken
+ *     in step 1: nothing is read back from user memory and the fd number is
+ *     not looked up again.  No path walks: what needs one (a symlink to
+ *     follow, an automount point, a mount trap) is left to the caller
+ *     (GDP_REC_UNRESOLVED);
+ *  4. the position is right after the last staged entry, so that
  *     getdents64, lseek and getdentsplus can be mixed on one fd.
  *
  * An unwritable buffer stops step 2 at the entry whose place faults, with
  * the filesystem's own position, exactly like getdents64.  Step 3 rewinds
  * with lseek to the last delivered d_off only when it cannot deliver what
  * was staged (a fatal signal, or the buffer unmapped by another thread in
- * between): that is exact where positions are cookies (ext4, xfs, btrfs,
- * kernfs), but on ordinal positions (dcache_readdir's tmpfs, ramfs,
- * debugfs; /proc/sys) a directory changing meanwhile shifts them, as it
- * does for any lseek to an old d_off.
+ * between) and nobody moved the position meanwhile: that is exact where
+ * positions are cookies (ext4, xfs, btrfs, kernfs), but on ordinal
+ * positions (dcache_readdir's tmpfs, ramfs, debugfs; /proc/sys) a
+ * directory changing meanwhile shifts them, as it does for any lseek to
+ * an old d_off.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -298,7 +302,8 @@ cross:
  * fail with the kernel's internal codes (>= 512: ERESTARTSYS when a signal
  * interrupts a wait, NFS's ENOTSUPP/EJUKEBOX/EBADHANDLE, ...), which a
  * syscall's return never shows (the entry code restarts or converts them).
- * In a record they would be numbers no libc knows.
+ * In a record they would be numbers no libc knows.  Returns the -errno
+ * the record carries (negated).
  */
 static int gdp_entry_errno(int err)
 {
@@ -307,19 +312,19 @@ static int gdp_entry_errno(int err)
 	case -ERESTARTNOINTR:
 	case -ERESTARTNOHAND:
 	case -ERESTART_RESTARTBLOCK:
-		return EINTR;		/* interrupted: retry with fstatat */
+		return -EINTR;		/* interrupted: retry with fstatat */
 	case -ENOIOCTLCMD:
-		return ENOTTY;
+		return -ENOTTY;
 	case -EOPENSTALE:
-		return ESTALE;
+		return -ESTALE;
 	case -ENOTSUPP:
-		return EOPNOTSUPP;
+		return -EOPNOTSUPP;
 	case -EJUKEBOX:
-		return EAGAIN;		/* the server asks to retry later */
+		return -EAGAIN;		/* the server asks to retry later */
 	}
 	if (err >= 0 || -err >= ERESTARTSYS)
-		return EIO;
-	return -err;
+		return -EIO;
+	return err;
 }
 
 static void gdp_ts(struct statx_timestamp *to, const struct timespec64 *from)
@@ -425,7 +430,7 @@ static void gdp_fill_record(const struct gdp_req *req,
 err_path:
 	path_put(&path);
 err_entry:
-	rec->error = gdp_entry_errno(err);
+	rec->error = -gdp_entry_errno(err);
 }
 
 /*
@@ -497,8 +502,10 @@ static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
 		e = (const void *)e + GDP_STAGED_LEN(e->namelen);
 		cond_resched();
 	}
-	/* Staged but not delivered (a fatal signal, or the buffer changed
-	 * under us since the actor checked it): read again next time. */
+	/*
+	 * Staged but not delivered (a fatal signal, or the buffer changed
+	 * under us since the actor checked it): read again next time.
+	 */
 	if (i < st->nr)
 		gdp_rewind(req->dir, pos, staged_end);
 	return done ? (long)done : err;

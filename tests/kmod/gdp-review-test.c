@@ -48,6 +48,7 @@
  *                                      the syscall works
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -375,10 +376,10 @@ static int cmd_automount(const char *dir, const char *name)
 	    !memcmp(&r->stx, &zero, sizeof zero) && r->attr_unknown == GDP_ATTR_ALL,
 	    "automount: default flags: %s/%s left to the caller (GDP_REC_UNRESOLVED, stx zero), not triggered by the module (%d -> %d mounts)",
 	    dir, name, m1, m2);
-	/* The caller's own fstatat triggers it; then the module crosses
-	 * into what is mounted, as fstatat does. */
-	struct stat st;
-	fstatat(fd, name, &st, 0);
+	/* The caller's own statx triggers it; then the module crosses
+	 * into what is mounted, as statx does. */
+	struct statx sx;
+	statx(fd, name, 0, STATX_BASIC_STATS, &sx);	/* stat(2) never automounts */
 	int m3 = mounted_count();
 	lseek(fd, 0, SEEK_SET);
 	n = call_ioctl(fd, buf, sizeof buf, REQ_MASK, 0);
@@ -386,7 +387,7 @@ static int cmd_automount(const char *dir, const char *name)
 	bad = r ? cmp_one(fd, r, 0, "automount") : 1;
 	tap(r && m3 == m2 + 1 && !(r->flags & GDP_REC_UNRESOLVED) && !bad &&
 	    (r->stx.stx_attributes & STATX_ATTR_MOUNT_ROOT),
-	    "automount: once fstatat mounted it (%d -> %d mounts), default flags give the mount root, record == fstatat",
+	    "automount: once statx mounted it (%d -> %d mounts), default flags give the mount root, record == fstatat",
 	    m2, m3);
 	close(fd);
 	return 0;
@@ -779,6 +780,10 @@ static int cmd_name_race(const char *dir, int calls)
 				shifted++;	/* the layout changed: not a verdict */
 				break;
 			}
+			/* A symlink may be left to the caller (the module walks
+			 * no paths): then there is no stat data to check. */
+			if ((r->flags & GDP_REC_UNRESOLVED) && r->d_type == DT_LNK)
+				continue;
 			if (r->error || r->stx.stx_ino != want_ino[i])
 				bad++;
 		}
@@ -871,6 +876,8 @@ static int cmd_dup2_race(const char *dir, int calls)
 		for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r)) {
 			uint64_t want = !strcmp(r->name, ".") ? want_dot[k] : !strcmp(r->name, "..") ? want_dotdot :
 					!strcmp(r->name, "l") ? want_l[k] : 0;
+			if ((r->flags & GDP_REC_UNRESOLVED) && r->d_type == DT_LNK)
+				continue;	/* left to the caller */
 			if (want && (r->error || r->stx.stx_ino != want)) {
 				if (bad < 5)
 					printf("# dup2-race: %s/%s: ino %llu, want %llu (error %d)\n", sub[k], r->name,

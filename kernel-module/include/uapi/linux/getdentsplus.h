@@ -185,8 +185,10 @@ struct getdentsplus_args {
 	__u32 __reserved;	/* must be 0 */
 };
 
-/* The argument is only read: _IOW.  Version 1 spelled it _IOWR, which
- * the module still accepts (GETDENTSPLUS_IOC_V1). */
+/*
+ * The argument is only read: _IOW.  Version 1 spelled it _IOWR, which
+ * the module still accepts (GETDENTSPLUS_IOC_V1).
+ */
 #define GETDENTSPLUS_IOC_MAGIC	0xd9
 #define GETDENTSPLUS_IOC	_IOW(GETDENTSPLUS_IOC_MAGIC, 1, struct getdentsplus_args)
 #define GETDENTSPLUS_IOC_V1	_IOWR(GETDENTSPLUS_IOC_MAGIC, 1, struct getdentsplus_args)
