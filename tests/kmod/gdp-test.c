@@ -1100,6 +1100,16 @@ static int cmd_badinput(const char *dir, const char *file)
 		/* The ioctl on the directory itself is not ours. */
 		r = ioctl(fd, GETDENTSPLUS_IOC, &a);
 		tap(r == -1, "badinput: GETDENTSPLUS_IOC on the directory fd fails (%s)", strerrorname_np(errno));
+		/* ABI 2 spells the command _IOW; version 1's _IOWR still works. */
+		a.__reserved = 0;
+		lseek(fd, 0, SEEK_SET);
+		long r2 = ioctl(gdp_dev, GETDENTSPLUS_IOC, &a);
+		lseek(fd, 0, SEEK_SET);
+		long r1 = ioctl(gdp_dev, GETDENTSPLUS_IOC_V1, &a);
+		tap(GETDENTSPLUS_IOC != GETDENTSPLUS_IOC_V1 && _IOC_DIR(GETDENTSPLUS_IOC) == _IOC_WRITE &&
+		    r2 > 0 && r1 == r2,
+		    "badinput: ioctl: GETDENTSPLUS_IOC is _IOW (%#lx) and works (%ld bytes); version 1's _IOWR (%#lx) too (%ld)",
+		    (unsigned long)GETDENTSPLUS_IOC, r2, (unsigned long)GETDENTSPLUS_IOC_V1, r1);
 	}
 	close(fd);
 	close(pfd);
