@@ -26,22 +26,18 @@ Exit 0 pass, 1 fail, 77 only when FUSE is unavailable here.
 import sys
 sys.dont_write_bytecode = True
 
-import argparse
 import concurrent.futures
 import os
-import shutil
-import signal
 import subprocess
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "gnu"))
+import fusecheck                     # noqa: E402
+from fusecheck import (build_count_tree, COUNT_CMDS, difftest,  # noqa: E402
+                       entries, fixture, same_mtime, set_acls)
 import juicefs                       # noqa: E402
 import cases as casesmod             # noqa: E402
-import difftest                      # noqa: E402
-import fixture                       # noqa: E402
 
 # Fixture parts built on the mount: all but 'chain' (300 nested
 # directories, only for the descriptor-limit cases) and 'big' (3,000
@@ -55,76 +51,6 @@ PARTS = tuple(p for p in fixture.PARTS if p not in ("chain", "big"))
 # the daemon, not from a local inode).
 GROUPS = ("format", "acl", "context", "owners", "recursive",
           "recursive-all", "unpriv")
-
-class CountCase:
-    """What difftest.case_diff needs of a case: its id."""
-
-    def __init__(self, id):
-        self.id = id
-
-
-COUNT_CMDS = (("ls -l flat", ["-l", "flat"], "flat"),
-              ("ls -lR", ["-lR"], "tree"))
-
-
-def build_count_tree(top, what, acl, dacl):
-    """WHAT is "flat" (TOP/flat: 300 entries) or "tree" (TOP/tree: 10
-    directories of 30).  Some ACLs, default ACLs, user xattrs, labels and
-    symlinks, as a real tree has (the files to get an ACL are added to
-    ACL, DACL)."""
-
-    def fill(d, n, seed):
-        os.mkdir(d)
-        for i in range(n):
-            k = (i + seed) % 30
-            p = os.path.join(d, "e%03d" % i)
-            if k == 9 or k == 19:
-                os.symlink("e000" if k == 9 else "gone", p)
-                continue
-            if k == 4:
-                os.mkdir(p)
-                if i % 2:
-                    dacl.append(p)
-                continue
-            with open(p, "wb") as f:
-                f.write(b"x" * (i % 5))
-            if k % 7 == 3:
-                acl.append(p)
-            if k % 11 == 5:
-                os.setxattr(p, "user.note", b"1")
-            if k == 23:
-                os.setxattr(p, "security.selinux",
-                            b"system_u:object_r:etc_t:s0")
-    os.mkdir(top)
-    if what == "flat":
-        fill(os.path.join(top, "flat"), 300, 0)
-    else:
-        os.mkdir(os.path.join(top, "tree"))
-        for d in range(10):
-            fill(os.path.join(top, "tree", "d%02d" % d), 30, d)
-
-
-def same_mtime(top, stamp):
-    """Set the atime and mtime of everything under TOP (symlinks
-    themselves, TOP too) to STAMP, deepest first."""
-    for d, ds, fs in os.walk(top, topdown=False):
-        for n in fs + ds:
-            os.utime(os.path.join(d, n), (stamp, stamp),
-                     follow_symlinks=False)
-    os.utime(top, (stamp, stamp))
-
-
-def entries(top):
-    """Entries under TOP (not TOP itself)."""
-    return sum(len(fs) + len(ds) for _, ds, fs in os.walk(top))
-
-
-def ls_env(backend):
-    env = difftest.base_env()
-    if backend:
-        env["LSPLUS_BACKEND"] = backend
-    return env
-
 
 def differential(a, fs, ours, backends):
     parent = os.path.join(fs.mnt, "gnu")
@@ -171,14 +97,10 @@ def differential(a, fs, ours, backends):
     return not fails
 
 
-def run_counted(a, fs, top, exe, backend, args):
+def run_counted(fs, top, exe, backend, args):
     before = fs.ops()
-    p = subprocess.run(["ls"] + args, executable=exe, cwd=top,
-                       env=ls_env(backend), stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                       timeout=120)
-    ops = fs.settled_ops(before)
-    return ops, difftest.Result(p.stdout, p.stderr, p.returncode)
+    res = fusecheck.run_ls(exe, backend, args, top)
+    return fs.settled_ops(before), res
 
 
 def counts(a, fs, ours, backends):
@@ -194,10 +116,7 @@ def counts(a, fs, ours, backends):
     with concurrent.futures.ThreadPoolExecutor(4) as ex:
         list(ex.map(lambda job: build_count_tree(
             os.path.join(top, "c%d-%d" % job[:2]), job[2], acl, dacl), jobs))
-    for i in range(0, len(acl), 500):     # a few setfacl runs, not one a file
-        subprocess.run(["setfacl", "-m", "u:12345:r"] + acl[i:i + 500],
-                       check=True)
-    subprocess.run(["setfacl", "-d", "-m", "u:12345:rx"] + dacl, check=True)
+    set_acls(acl, dacl)
     # One timestamp for every entry of every copy: built over a few
     # seconds (many under load), copies straddling a minute printed
     # different times in ls -l.
@@ -215,139 +134,32 @@ def counts(a, fs, ours, backends):
     print("count trees: %d copies built in %.1fs" % (len(jobs), built))
     ok = True
     for i, (title, args, what) in enumerate(COUNT_CMDS):
-        cols = []
-        notes = []
+        runs = []
         for j, (label, exe, be) in enumerate(who):
-            ops, res = run_counted(a, fs, os.path.join(top, "c%d-%d" % (i, j)),
+            ops, res = run_counted(fs, os.path.join(top, "c%d-%d" % (i, j)),
                                    exe, be, args)
-            cols.append((label, ops))
-            if j == 0:
-                gops, gres = ops, res
-                n = sizes[i]
-                if sum(ops.values()) < n or gres.status != 0:
-                    # GNU probes every entry: fewer requests than entries
-                    # means the counters are not what this test thinks.
-                    ok = False
-                    notes.append("FAIL: GNU: %d requests for %d entries, "
-                                 "exit %s: counters broken?" % (
-                                     sum(ops.values()), n, gres.status))
-                continue
-            if res != gres:
-                ok = False
-                notes.append("FAIL: %s: output differs from GNU's\n%s" % (
-                    be, difftest.case_diff(CountCase("ls " + " ".join(args)),
-                                           gres, res)))
-            if sum(ops.values()) > sum(gops.values()):
-                ok = False
-                notes.append("FAIL: %s: %d FUSE requests > GNU's %d" % (
-                    be, sum(ops.values()), sum(gops.values())))
-        names = sorted(set().union(*[set(o) for _, o in cols]))
-        print("\nFUSE requests for `%s` (%d entries), cold:" % (title, n))
-        print("  %-12s" % "op" + "".join("%9s" % c for c, _ in cols))
-        for op in names + ["total"]:
-            vals = [sum(o.values()) if op == "total" else o.get(op, 0)
-                    for _, o in cols]
-            print("  %-12s" % op + "".join("%9d" % v for v in vals))
-        for m in notes:
-            print(m)
+            runs.append((label, ops, res))
+        # GNU probes every entry: at least one request each.
+        ok = fusecheck.judge_counts(title, args, sizes[i], runs,
+                                    fs.REQUESTS, sizes[i]) and ok
     return ok
 
 
-def sanitized(exe):
-    """True if EXE is linked with ASan or UBSan."""
-    try:
-        out = subprocess.run(["ldd", exe], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True).stdout
-    except OSError:
-        return False
-    return "libasan" in out or "libubsan" in out
+def check(a, fs, ours, backends):
+    ok = True
+    if not a.no_diff:
+        ok = differential(a, fs, ours, backends) and ok
+    if not a.no_counts:
+        ok = counts(a, fs, ours, backends) and ok
+    return ok
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--ls", default=os.environ.get("LSPLUS_LS"))
-    ap.add_argument("--gnu", default="/bin/ls")
-    ap.add_argument("--backends", default="sync,uring,auto")
+    ap = fusecheck.parser(__doc__)
     ap.add_argument("-j", type=int, default=2 * (os.cpu_count() or 1))
-    ap.add_argument("--no-diff", action="store_true")
-    ap.add_argument("--no-counts", action="store_true")
-    ap.add_argument("--keep", action="store_true",
-                    help="keep the work directory (logs, not the mount)")
-    ap.add_argument("--subset", action="store_true",
-                    help="every 5th case (default for a sanitizer build)")
-    a = ap.parse_args()
-
-    why = juicefs.fuse_unavailable()
-    if why:
-        print("SKIP:", why)
-        return 77
-    ours = os.path.abspath(a.ls or "src/ls")
-    if not os.access(ours, os.X_OK):
-        print("juicefs-check: ls under test not found: %s" % ours)
-        return 1
-    if not a.subset and os.environ.get("LSPLUS_CHECK_SCOPE") == "short":
-        # tools/run-tests: the sanitizer and distcheck passes, after the
-        # normal build ran every case.
-        print("note: LSPLUS_CHECK_SCOPE=short: case subset")
-        a.subset = True
-    if not a.subset and sanitized(ours):
-        # ASan makes every ls start ~5x slower: 896 cases x 4 runs would
-        # take ~6 minutes on 2 loaded cores.
-        print("note: sanitizer build of %s: case subset" % ours)
-        a.subset = True
-    backends = []
-    for be in a.backends.split(","):
-        usable, why = difftest.backend_available(ours, be)
-        if usable:
-            backends.append(be)
-        else:
-            print("note: backend %s unavailable here: %s" % (be, why))
-    if not backends:
-        print("juicefs-check: no backend available")
-        return 1
-
-    work = tempfile.mkdtemp(prefix="lsplus-fuse.",
-                            dir=difftest.fixture_parent())
-    fs = juicefs.JuiceFS(work)
-    ok = True
-    t0 = time.time()
-    try:
-        # The unprivileged cases exec our copy as uid 65534.
-        bindir = os.path.join(work, "bin")
-        os.mkdir(bindir)
-        ours_copy = os.path.join(bindir, "ls-ours")
-        shutil.copy2(ours, ours_copy)
-        os.chmod(bindir, 0o755)
-        os.chmod(ours_copy, 0o755)
-        fs.start()
-        fs.mount()
-        if not a.no_diff:
-            ok = differential(a, fs, ours_copy, backends) and ok
-        if not a.no_counts:
-            ok = counts(a, fs, ours_copy, backends) and ok
-    except fixture.Skip as e:
-        print("juicefs-check: cannot build the fixture: %s" % e.args[0])
-        ok = False
-    except juicefs.Unavailable as e:
-        print("SKIP:", e.args[0])
-        return 77
-    except (RuntimeError, OSError, subprocess.SubprocessError) as e:
-        print("juicefs-check: FAIL: %s" % e)
-        ok = False
-    finally:
-        fs.stop()
-        print("juicefs-check: %d mounts, %.1fs" % (fs.mounts,
-                                                   time.time() - t0))
-        if a.keep:
-            print("work directory kept:", work)
-        else:
-            fs.cleanup()
-    return 0 if ok else 1
+    return fusecheck.main("juicefs-check", ap.parse_args(), juicefs.JuiceFS,
+                          check)
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    # make check's timeout (or a user) sends SIGTERM: unwind through the
-    # finally clauses so the mount and redis-server are stopped.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     sys.exit(main())

@@ -29,80 +29,36 @@ import subprocess
 import time
 import urllib.request
 
+import fuserig
+# Unavailable, diff and fuse_unavailable are used through this module too.
+from fuserig import (Rig, Unavailable, diff, free_port,  # noqa: F401
+                     fuse_unavailable)
+
 JUICEFS = os.environ.get("JUICEFS", "juicefs")
 REDIS = os.environ.get("REDIS_SERVER", "redis-server")
 FSTYPE = "fuse.juicefs"
 
 
-class Unavailable(Exception):
-    """This host cannot run JuiceFS (reason in args[0])."""
-
-
-def fuse_unavailable():
-    """The reason FUSE cannot work here, or None."""
-    if not os.path.exists("/dev/fuse"):
-        return "/dev/fuse is missing (no FUSE in this kernel or container)"
-    try:
-        fd = os.open("/dev/fuse", os.O_RDWR)
-        os.close(fd)
-    except OSError as e:
-        return "cannot open /dev/fuse: %s" % e.strerror
-    return None
-
-
-def free_port():
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-    finally:
-        s.close()
-
-
 def mounted(path):
-    """True if PATH is a JuiceFS mount point (per /proc/self/mountinfo)."""
-    want = os.path.realpath(path)
-    with open("/proc/self/mountinfo") as f:
-        for line in f:
-            a = line.split()
-            sep = a.index("-")
-            mp = a[4].replace("\\040", " ")
-            if mp == want and a[sep + 1] == FSTYPE:
-                return True
-    return False
+    """True if PATH is a JuiceFS mount point."""
+    return fuserig.mounted(path, FSTYPE)
 
 
 _METRIC = re.compile(r'^juicefs_fuse_ops_total\{[^}]*method="([^"]+)"[^}]*\}'
                      r'\s+([0-9.e+]+)$')
 
 
-class JuiceFS:
+class JuiceFS(Rig):
+    REQUESTS = "FUSE requests"
+
     def __init__(self, workdir, name="lsplus-test", quiet=True):
-        self.dir = os.path.abspath(workdir)
+        super().__init__(workdir)
         self.name = name
-        self.mnt = os.path.join(self.dir, "mnt")
         self.quiet = quiet
         self.redis = None
         self.daemon = None
         self.redis_port = None
         self.metrics_port = None
-        self.mounts = 0
-
-    # -- life cycle ---------------------------------------------------
-    def __enter__(self):
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-        return False
-
-    def _log(self, name):
-        return open(os.path.join(self.dir, name), "ab")
 
     def start(self):
         """Start redis-server and format the file system (ACLs on)."""
@@ -153,11 +109,7 @@ class JuiceFS:
         cmd += [self.meta_url(), self.mnt]
         # A process group of its own: 'juicefs mount' is a supervisor that
         # runs the FUSE server as its child; a kill must reach both.
-        with self._log("mount.log") as log:
-            self.daemon = subprocess.Popen(cmd, stdout=log,
-                                           stderr=subprocess.STDOUT,
-                                           stdin=subprocess.DEVNULL,
-                                           start_new_session=True)
+        self.daemon = self._spawn(cmd, "mount.log")
         self.mounts += 1
 
         def up():
@@ -179,16 +131,7 @@ class JuiceFS:
         """Unmount and wait for the daemon to exit (kill it if it lingers)."""
         if self.daemon is None:
             return
-        if mounted(self.mnt):
-            r = subprocess.run(["umount", self.mnt], stderr=subprocess.PIPE)
-            if r.returncode != 0 and mounted(self.mnt):
-                subprocess.run(["umount", "-l", self.mnt],
-                               stderr=subprocess.DEVNULL)
-        try:
-            self.daemon.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.daemon.pid, signal.SIGKILL)
-            self.daemon.wait()
+        self._unmount(self.daemon, FSTYPE)
         self.daemon = None
 
     def server_pid(self):
@@ -203,10 +146,10 @@ class JuiceFS:
             pass
         return int(kids[0]) if kids else pid
 
-    def remount(self, cache=None):
-        """A fresh mount: nothing cached in the kernel, counters at 0."""
-        self.umount()
-        self.mount(cache)
+    def cpu_pids(self):
+        """(label, pid) of the processes whose CPU time a benchmark
+        reports beside the FUSE server's."""
+        return [("redis", self.redis.pid)]
 
     def stop(self):
         """Unmount, stop redis-server.  Safe to call more than once."""
@@ -278,28 +221,4 @@ class JuiceFS:
         except OSError:
             return False
 
-    def _wait(self, pred, secs, msg):
-        deadline = time.monotonic() + secs
-        while not pred():
-            if time.monotonic() > deadline:
-                raise RuntimeError(msg)
-            time.sleep(0.05)
 
-    def _run(self, cmd, logname):
-        with self._log(logname) as log:
-            r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL)
-        if r.returncode != 0:
-            raise RuntimeError("%s failed (exit %d); see %s" % (
-                " ".join(cmd[:2]), r.returncode,
-                os.path.join(self.dir, logname)))
-
-
-def diff(after, before):
-    """Per-op AFTER - BEFORE, zero entries dropped."""
-    out = {}
-    for k in set(after) | set(before):
-        v = after.get(k, 0) - before.get(k, 0)
-        if v:
-            out[k] = v
-    return out
