@@ -55,6 +55,7 @@ static bool have_label, have_cap, have_acl;
 static bool probe_mode;		/* LSPLUS_REMOTE=net: GNU's probes */
 static bool fake_remote;	/* fake_gdp leaves ACL bits unknown */
 static size_t fake_grow;	/* fake_gdp's header is this much longer */
+static bool fake_v1;		/* fake_gdp answers like an ABI 1 module */
 
 /** Report a failed check.  */
 static void
@@ -558,12 +559,13 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
       r->reclen = reclen;
       r->namelen = len;
       r->d_type = de->type;
-      r->name_off = hdr + fake_grow;
-      char *rname = (char *) r + r->name_off;
+      r->name_off = fake_v1 ? 0 : hdr + fake_grow;
+      char *rname = (char *) r + hdr + fake_grow;
       memcpy (rname, de->name, len + 1);
       out += reclen;
       struct stat lst;
-      if (follow && fstatat (fd, rname, &lst, AT_SYMLINK_NOFOLLOW) == 0
+      if (follow && !fake_v1
+          && fstatat (fd, rname, &lst, AT_SYMLINK_NOFOLLOW) == 0
           && S_ISLNK (lst.st_mode))
         {
           r->flags = GDP_REC_UNRESOLVED;
@@ -815,6 +817,14 @@ child_fake_gdp_grown (int unused)
   return run_backend (DIRPLUS_GETDENTSPLUS);
 }
 static int
+child_fake_gdp_v1 (int unused)
+{
+  /* An ABI 1 module: name_off 0, symlinks resolved by the module.  */
+  dirplus_gdp_call = fake_gdp;
+  fake_v1 = true;
+  return run_backend (DIRPLUS_GETDENTSPLUS);
+}
+static int
 child_fake_gdp_remote (int unused)
 {
   /* The module leaves the ACL bits unknown: the library resolves them.  */
@@ -928,6 +938,11 @@ main (void)
     status = 1;
   r = in_child (child_fake_gdp_grown, 0);
   printf ("getdentsplus backend, records with a longer header: %s\n",
+          r == 0 ? "PASS" : "FAIL");
+  if (r != 0)
+    status = 1;
+  r = in_child (child_fake_gdp_v1, 0);
+  printf ("getdentsplus backend on an emulated ABI 1 module: %s\n",
           r == 0 ? "PASS" : "FAIL");
   if (r != 0)
     status = 1;
