@@ -10,7 +10,13 @@
    are threads of this process: /proc/self and the fd table are ours) and
    an unfollowed symlink whose label is asked goes through the sync
    listxattr instead.  Results stay as cqe->res in the entry until they are
-   turned into the entry's errno fields.  */
+   turned into the entry's errno fields.
+
+   Layering (see the map in dirplus-impl.h): a backend, chosen by
+   dirplus.c, which also calls its probe, per-file stat and closes; it
+   calls only shared pieces: dirplus-getdents.c, dirplus-attr.c,
+   dirplus-stat.c and dirplus-batch.c (what the ring cannot do, remote
+   directories), dirplus-fs.c and dirplus-common.c.  */
 
 #include <config.h>
 
@@ -473,7 +479,7 @@ uring_fill (struct dirplus_dir *d, ssize_t n)
         }
       else
         /* The ring cannot ask this one: one listxattr.  */
-        dirplus_sync_attrs (d->fd, e, missing, follow);
+        dirplus_entry_attrs (d->fd, e, missing, follow);
     }
   if (again)
     {
@@ -493,7 +499,8 @@ uring_read (struct dirplus_dir *d)
   /* On a remote filesystem the ring's io-wq workers keep only a few
      round trips in flight (4-5 measured on NFS, at most 4 per CPU), and
      its xattr probes are path walks that GNU does not make: the remote
-     pool of the sync backend overlaps more with exactly GNU's calls.  */
+     pool (dirplus-batch.c, as the sync backend) overlaps more with
+     exactly GNU's calls.  */
   if (d->fs_kind < 0 && !(d->flags & DIRPLUS_NO_STAT))
     {
       /* Not told by ls (-R's cycle check): one fstat of the directory,
@@ -503,7 +510,7 @@ uring_read (struct dirplus_dir *d)
                     : DIRPLUS_FS_LOCAL);
     }
   if (ring_broken || DIRPLUS_FS_LOCAL < d->fs_kind)
-    return dirplus_sync_ops.read (d);
+    return dirplus_stat_batch (d, dirplus_getdents_batch (d));
   ssize_t n = dirplus_getdents_batch (d);
   if (n <= 0 || (d->flags & DIRPLUS_NO_STAT))
     {
@@ -515,7 +522,7 @@ uring_read (struct dirplus_dir *d)
 }
 
 /** Stat entry E (its name set) relative to DIRFD through the ring, like
-    dirplus_sync_entry.  Returns 0, or -1 with errno if the ring failed.  */
+    dirplus_stat_entry.  Returns 0, or -1 with errno if the ring failed.  */
 int
 dirplus_uring_stat (int dirfd, struct dirplus_entry *e, unsigned int mask,
                     unsigned int flags)
