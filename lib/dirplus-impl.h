@@ -13,7 +13,9 @@
      dirplus-sync.c     getdents64, then the portable per-entry statx (+ one
                         listxattr, or GNU's getxattr probes on a network
                         filesystem): dirplus-batch.c
-     dirplus-uring.c    batched IORING_OP_STATX / IORING_OP_GETXATTR
+     dirplus-uring.c    batched IORING_OP_STATX / IORING_OP_GETXATTR; its
+                        ring in dirplus-uring-ring.c, what the two share
+                        in dirplus-uring.h
      dirplus-gdp.c      the getdentsplus kernel module's call
    shared pieces: called from above and by each other, never call a
    backend or dirplus.c (dirplus-ahead.c reads a directory through the

@@ -20,7 +20,9 @@ lib_libdirplus_a_SOURCES = \
 	lib/dirplus-stat.c \
 	lib/dirplus-xattr.c
 if USE_URING
-lib_libdirplus_a_SOURCES += lib/dirplus-uring.c
+lib_libdirplus_a_SOURCES += lib/dirplus-uring.c lib/dirplus-uring-ring.c \
+	lib/dirplus-uring.h
 endif
-EXTRA_lib_libdirplus_a_SOURCES = lib/dirplus-uring.c
+EXTRA_lib_libdirplus_a_SOURCES = lib/dirplus-uring.c \
+	lib/dirplus-uring-ring.c lib/dirplus-uring.h
 lib_libdirplus_a_CFLAGS = $(AM_CFLAGS)
