@@ -21,7 +21,13 @@
 
    A hint is dropped when its parent is closed; dirplus_close of the
    parent waits while a thread is inside openat relative to the parent's
-   fd (after that the fd number may be reused).  */
+   fd (after that the fd number may be reused).
+
+   Layering (see the map in dirplus-impl.h): a shared piece, called by
+   dirplus.c only (dirplus_ahead, _open, _read and _close hand over
+   here); it reads a directory with the backend operations the parent
+   directory carries (never naming a backend), and calls the shared
+   pieces dirplus-pool.c (its threads) and dirplus-common.c.  */
 
 #include <config.h>
 
@@ -62,6 +68,7 @@ struct ahead
   dirplus_filter_fn filter;
   void *filter_arg;
   enum dirplus_backend backend;
+  const struct dirplus_ops *ops; /* how the parent is read */
   int fs_kind;
   enum { PENDING, OPENING, READING, DONE } state;
   bool dropped;			/* nobody will take it: free when done */
@@ -182,7 +189,7 @@ read_ahead (struct ahead *a)
   struct dirplus_dir d =
     {
       .fd = fd, .mask = a->mask, .flags = a->flags, .backend = a->backend,
-      .filter = a->filter, .filter_arg = a->filter_arg,
+      .ops = a->ops, .filter = a->filter, .filter_arg = a->filter_arg,
       .fs_kind = a->fs_kind, .bufsize = DIRPLUS_BUFSIZE,
     };
   d.buf = malloc (d.bufsize);
@@ -194,7 +201,7 @@ read_ahead (struct ahead *a)
   int overflows = 0;
   for (;;)
     {
-      ssize_t n = dirplus_backend_read (&d);
+      ssize_t n = a->ops->read (&d);
       int err = errno;
       if (add_batch (a, d.ents, n, err) < 0)
         {
@@ -265,9 +272,10 @@ ahead_enabled (void)
 }
 
 /** Hint that NAMES[0..N-1], subdirectories of PARENT, will be opened
-    next, in this order (see dirplus.h).  */
+    next, in this order (for dirplus_ahead, see dirplus.h).  */
 void
-dirplus_ahead (struct dirplus_dir *parent, char *const *names, size_t n)
+dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
+                    size_t n)
 {
   /* (The uring backend reads remote directories the sync way: its ring
      is never used from these threads.)  */
@@ -298,6 +306,7 @@ dirplus_ahead (struct dirplus_dir *parent, char *const *names, size_t n)
       a->filter = parent->filter;
       a->filter_arg = parent->filter_arg;
       a->backend = parent->backend;
+      a->ops = parent->ops;
       a->fs_kind = parent->fs_kind;
       a->state = PENDING;
       a->fd = -1;

@@ -8,7 +8,7 @@
 
      local   ext4, xfs, btrfs, tmpfs, ...: one listxattr per entry answers
              every attribute bit; entries are stat'ed in the calling thread
-             (plus the sync backend's one helper).
+             (plus the one helper thread of dirplus-batch.c).
      fuse    fuse, fuse.*, fuseblk, virtiofs: every xattr call is a request
              to the daemon and is never cached by the kernel, so one
              listxattr per entry is still the cheapest answer (GNU ls 9.1
@@ -25,7 +25,12 @@
    LSPLUS_REMOTE=auto (default) | fuse | net | local forces every device to
    one kind (tests and benchmarks on a local disk).  A device missing from
    mountinfo (btrfs subvolumes, /proc not mounted) is local: today's
-   behaviour, the one that never needs mountinfo.  */
+   behaviour, the one that never needs mountinfo.
+
+   Layering (see the map in dirplus-impl.h): a shared piece, called by
+   dirplus.c (dirplus_set_dev, dirplus_stat, LSPLUS_REMOTE), the uring
+   backend, dirplus-batch.c and dirplus-stat.c; calls nothing of the
+   library.  */
 
 #include <config.h>
 

@@ -15,6 +15,11 @@
    module unloaded) is replaced by the ioctl, or for that batch by
    getdents64 + statx, call by call: never a failed listing.  */
 
+/* Layering (see the map in dirplus-impl.h): a backend, chosen by
+   dirplus.c; it calls only shared pieces (dirplus-getdents.c,
+   dirplus-attr.c, dirplus-stat.c for what the module leaves to user
+   space, dirplus-common.c).  */
+
 #include <config.h>
 
 #include "dirplus-impl.h"
@@ -223,7 +228,7 @@ read_without_module (struct dirplus_dir *d)
 {
   ssize_t n = dirplus_getdents_batch (d);
   for (ssize_t i = 0; i < n; i++)
-    dirplus_sync_entry (d->fd, &d->ents[i], d->mask, d->flags);
+    dirplus_stat_entry (d->fd, &d->ents[i], d->mask, d->flags);
   return n;
 }
 
@@ -336,7 +341,7 @@ gdp_read (struct dirplus_dir *d)
           struct dirplus_entry *e = &d->ents[d->nents];
           if (!entry_from_record (e, r, name, d->flags))
             /* Left to us: stat it here, as the sync backend would.  */
-            dirplus_sync_entry (d->fd, e, d->mask, d->flags);
+            dirplus_stat_entry (d->fd, e, d->mask, d->flags);
           d->nents++;
         }
     }

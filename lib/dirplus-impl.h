@@ -1,17 +1,40 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* dirplus-impl.h -- internals shared by dirplus.c and its backends.
+/* dirplus-impl.h -- internals of the dirplus library: the map of its files
+   and their layers, struct dirplus_dir, and what each file offers the
+   layers above it.
 
-   File map:
-     dirplus.c        backend choice (LSPLUS_BACKEND), open/read/close,
-                      getdents64 batching, attribute bits from xattr lists,
-                      the per-device "xattrs unsupported" cache
-     dirplus-sync.c   statx (+ one listxattr, or GNU's getxattr probes on
-                      a network filesystem) per entry
-     dirplus-fs.c     the kind of filesystem a device holds (mountinfo)
-     dirplus-pool.c   threads that overlap per-entry round trips on remote
-                      filesystems
-     dirplus-uring.c  batched IORING_OP_STATX / IORING_OP_GETXATTR
-     dirplus-gdp.c    the getdentsplus kernel module's call  */
+   Calls go one way, from the top down (tests/tools/layers.test checks it
+   on the object files: who defines and who references each symbol):
+
+   API (top): nothing of the library calls into it
+     dirplus.c          the public API of dirplus.h, and the choice of the
+                        backend (LSPLUS_BACKEND, probes)
+   backends: called by dirplus.c only, never by each other
+     dirplus-sync.c     getdents64, then the portable per-entry statx (+ one
+                        listxattr, or GNU's getxattr probes on a network
+                        filesystem): dirplus-batch.c
+     dirplus-uring.c    batched IORING_OP_STATX / IORING_OP_GETXATTR; its
+                        ring in dirplus-uring-ring.c, what the two share
+                        in dirplus-uring.h
+     dirplus-gdp.c      the getdentsplus kernel module's call
+   shared pieces: called from above and by each other, never call a
+   backend or dirplus.c (dirplus-ahead.c reads a directory through the
+   operations its parent carries, D->ops, without naming a backend)
+     dirplus-batch.c    a batch stat'ed the portable way: in the remote
+                        pool, shared with a helper thread, or in turn
+     dirplus-stat.c     one entry's statx and attribute bits; the bits the
+                        module left unknown, resolved in the pool
+     dirplus-attr.c     attribute rules; the per-device "xattrs
+                        unsupported" latch
+     dirplus-xattr.c    listxattr/getxattr relative to a directory fd
+                        (listxattrat/getxattrat, else /proc/self/fd paths)
+     dirplus-getdents.c getdents64 batching; a batch's entry array and
+                        scratch memory
+     dirplus-fs.c       the kind of filesystem a device holds (mountinfo)
+     dirplus-pool.c     threads that overlap per-entry round trips on
+                        remote filesystems
+     dirplus-ahead.c    directories read ahead (ls -R, remote filesystems)
+     dirplus-common.c   the global counters; fds kept off 0..2  */
 
 #ifndef DIRPLUS_IMPL_H
 #define DIRPLUS_IMPL_H
@@ -24,12 +47,15 @@
 /* The attribute bits each DIRPLUS_WANT_* flag asks for.  */
 #define DIRPLUS_ATTR_ACL (DIRPLUS_ATTR_ACL_ACCESS | DIRPLUS_ATTR_ACL_DEFAULT)
 
+struct dirplus_ops;
+
 struct dirplus_dir
 {
   int fd;
   unsigned int mask;		/* statx mask asked */
   unsigned int flags;		/* DIRPLUS_* request flags */
   enum dirplus_backend backend;
+  const struct dirplus_ops *ops; /* the backend's (set by dirplus.c) */
   bool eof;
   dirplus_filter_fn filter;
   void *filter_arg;
@@ -48,6 +74,8 @@ struct dirplus_dir
   struct stat st;
 };
 
+/* ---- backends (called by dirplus.c only) ---- */
+
 /* A backend: how a batch is produced.  READ fills D->ents (D->nents) with
    the next batch and returns their number, 0 at the end, -1 with errno.  */
 struct dirplus_ops
@@ -55,11 +83,154 @@ struct dirplus_ops
   ssize_t (*read) (struct dirplus_dir *d);
 };
 
-/* Read the next batch of D with its backend (D->ents, D->nents).  */
-ssize_t dirplus_backend_read (struct dirplus_dir *d);
+extern const struct dirplus_ops dirplus_sync_ops;
+#if USE_URING
+extern const struct dirplus_ops dirplus_uring_ops;
+/* Probe io_uring once: 0 if usable, -1 with errno.  */
+int dirplus_uring_probe (void);
+/* Close directory FD through the ring (no syscall of its own).  */
+int dirplus_uring_close (int fd);
+/* Submit the closes queued in the ring (to free their fds now).  */
+void dirplus_uring_flush_closes (void);
+/* dirplus_stat_entry through the ring: 0, or -1 with errno.  */
+int dirplus_uring_stat (int dirfd, struct dirplus_entry *e,
+                        unsigned int mask, unsigned int flags);
+#endif
+extern const struct dirplus_ops dirplus_gdp_ops;
+/* Probe the getdentsplus module once: 0 if usable, -1 with errno.  */
+int dirplus_gdp_probe (void);
+/* How the module is called (its syscall or its ioctl), with the
+   getdentsplus(2) arguments.  A test may set it before the probe to
+   emulate the module.  */
+typedef long (*dirplus_gdp_call_fn) (int fd, void *buf, size_t size,
+                                     unsigned int mask, unsigned int flags);
+extern dirplus_gdp_call_fn dirplus_gdp_call;
+
+/* ---- shared pieces (called by the layers above and each other) ---- */
+
+/* dirplus-batch.c: stat the N entries of D's batch (N < 0: a failed
+   read, returned as is) the portable way.  Returns N.  */
+ssize_t dirplus_stat_batch (struct dirplus_dir *d, ssize_t n);
+
+/* dirplus-stat.c: stat entry E (name set) relative to DIRFD and fill its
+   attribute bits.  */
+void dirplus_stat_entry (int dirfd, struct dirplus_entry *e,
+                         unsigned int mask, unsigned int flags);
+
+/* dirplus-stat.c: fill attribute BITS of stat'ed entry E: one listxattr,
+   or on a network filesystem the getxattr probes GNU ls 9.1 makes
+   (dirplus-fs.c).  */
+void dirplus_entry_attrs (int dirfd, struct dirplus_entry *e,
+                          unsigned int bits, bool follow);
+
+/* dirplus-stat.c: resolve, in the remote pool, the attribute bits the
+   kernel module left unknown in the N entries ENTS of directory DIRFD
+   (request FLAGS).  */
+void dirplus_resolve_unknown (int dirfd, struct dirplus_entry *ents,
+                              size_t n, unsigned int flags);
+
+/* dirplus-attr.c: attribute bits asked for by request FLAGS.  */
+unsigned int dirplus_wanted_attrs (unsigned int flags);
+
+/* dirplus-attr.c: whether ERR means "this filesystem has no xattr
+   support".  */
+bool dirplus_errno_unsupported (int err);
+
+/* dirplus-attr.c: the per-device "xattrs unsupported" cache: the
+   attribute bits known unsupported on DEV; add BITS to them.  */
+unsigned int dirplus_dev_unsupported (dev_t dev);
+void dirplus_dev_mark_unsupported (dev_t dev, unsigned int bits);
+
+/* A pseudo-bit of the per-device "unsupported" table: listxattr said
+   "unsupported" there, so attributes are probed one by one (a filesystem
+   may serve getxattr of an ACL without listxattr).  */
+#define DIRPLUS_DEV_NO_LIST 0x100
+
+/* dirplus-attr.c: the device of a stat'ed entry.  */
+dev_t dirplus_entry_dev (const struct dirplus_entry *e);
+
+/* dirplus-attr.c: the attribute bits to compute for entry E (already
+   stat'ed) given the request FLAGS: none for a failed stat, no
+   ACL/capability bits for an unfollowed symlink, none on a device known
+   unsupported.  Sets E->attr_unknown/attr_errno for a failed stat.  */
+unsigned int dirplus_attrs_needed (struct dirplus_entry *e,
+                                   unsigned int flags);
+
+/* dirplus-attr.c: set E's attribute bits (among BITS) from the
+   NUL-separated xattr name LIST of LEN bytes.  */
+void dirplus_attrs_from_list (struct dirplus_entry *e, unsigned int bits,
+                              const char *list, size_t len);
+
+/* dirplus-attr.c: record the outcome of a failed attribute query (errno
+   ERR) for E.  */
+void dirplus_attrs_failed (struct dirplus_entry *e, unsigned int bits,
+                           int err);
+
+/* dirplus-xattr.c: listxattr of NAME relative to DIRFD, following a
+   final symlink if FOLLOW: listxattrat(2) where the kernel has it, else a
+   path.  */
+ssize_t dirplus_listxattr_at (int dirfd, const char *name, bool follow,
+                              char *list, size_t size);
+
+/* dirplus-xattr.c: getxattr of XNAME of NAME relative to DIRFD into BUF
+   of SIZE bytes, following a final symlink if FOLLOW: getxattrat(2) where
+   the kernel has it, else a path (dirplus_getxattr's work).  */
+ssize_t dirplus_getxattr_at (int dirfd, const char *name, const char *xname,
+                             void *buf, size_t size, bool follow);
+
+/* dirplus-getdents.c: read the next getdents64 buffer of D and turn it
+   into entries (filtered, not stat'ed).  Returns the number of entries,
+   0 at the end.  */
+ssize_t dirplus_getdents_batch (struct dirplus_dir *d);
+
+/* dirplus-getdents.c: make room for N entries in D->ents.  */
+int dirplus_reserve (struct dirplus_dir *d, size_t n);
+
+/* dirplus-getdents.c: make D->scratch at least SIZE bytes.  */
+int dirplus_scratch_reserve (struct dirplus_dir *d, size_t size);
+
+/* Kinds of filesystem (dirplus-fs.c).  */
+enum dirplus_fs_kind
+{
+  DIRPLUS_FS_LOCAL,		/* one listxattr per entry, no pool */
+  DIRPLUS_FS_FUSE,		/* one listxattr per entry, in the pool */
+  DIRPLUS_FS_NET,		/* GNU 9.1's getxattr probes, in the pool */
+};
+
+/* dirplus-fs.c: the kind of filesystem on device DEV (LSPLUS_REMOTE may
+   force it).  */
+enum dirplus_fs_kind dirplus_fs_kind (dev_t dev);
+
+/* dirplus-fs.c: the kind of a mountinfo filesystem type name (for unit
+   tests too).  */
+enum dirplus_fs_kind dirplus_fs_kind_of_type (const char *type);
+
+/* dirplus-fs.c: parse one /proc/self/mountinfo line: 0, or -1 if
+   malformed.  */
+int dirplus_fs_parse_mountinfo_line (const char *line, dev_t *dev,
+                                     enum dirplus_fs_kind *kind);
+
+/* dirplus-fs.c, dirplus-pool.c: whether LSPLUS_REMOTE /
+   LSPLUS_REMOTE_THREADS are valid.  */
+bool dirplus_fs_env_valid (void);
+bool dirplus_pool_env_valid (void);
+
+/* The remote pool (dirplus-pool.c): call FN (ARG, I) for each I in
+   [0, N) on up to LSPLUS_REMOTE_THREADS threads plus the caller.  */
+typedef void (*dirplus_pool_fn) (void *arg, size_t i);
+/* Start detached threads running FN (all signals blocked, small stacks)
+   until *COUNT reaches WANT; stops quietly at the first failure.  The
+   caller holds the lock that guards *COUNT.  */
+void dirplus_start_threads (void *(*fn) (void *), int *count, int want);
+void dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg);
 
 /* Directories read ahead (dirplus-ahead.c).  */
 struct ahead_batch;
+/* Hint that NAMES[0..N-1], subdirectories of PARENT, are opened next
+   (dirplus_ahead): read them ahead with PARENT->ops on a remote
+   filesystem.  */
+void dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
+                         size_t n);
 /* Take NAME under PARENTFD if it was read ahead with MASK and FLAGS:
    *FOUND says so; then *FD is its fd (or -1 and *OPEN_ERRNO why) and the
    batches are returned.  */
@@ -76,131 +247,11 @@ void dirplus_ahead_free_batches (struct ahead_batch *b);
 /* Forget the hints made under directory fd FD (about to be closed).  */
 void dirplus_ahead_drop (int fd);
 
-/* Move FD above 0..2 (a long-lived fd must not take a closed stdout's
-   number): the new fd, or -1 with errno.  */
-int dirplus_fd_above_stdio (int fd);
-
-/* Global counters.  */
+/* dirplus-common.c: global counters.  */
 extern struct dirplus_stats dirplus_counters;
 
-/* Attribute bits asked for by request FLAGS.  */
-unsigned int dirplus_wanted_attrs (unsigned int flags);
-
-/* Read the next getdents64 buffer of D and turn it into entries (filtered,
-   not stat'ed).  Returns the number of entries, 0 at the end.  */
-ssize_t dirplus_getdents_batch (struct dirplus_dir *d);
-
-/* Make room for N entries in D->ents.  */
-int dirplus_reserve (struct dirplus_dir *d, size_t n);
-
-/* Make D->scratch at least SIZE bytes.  */
-int dirplus_scratch_reserve (struct dirplus_dir *d, size_t size);
-
-/* Whether ERR means "this filesystem has no xattr support".  */
-bool dirplus_errno_unsupported (int err);
-
-/* The per-device "xattrs unsupported" cache: the attribute bits known
-   unsupported on DEV; add BITS to them.  */
-unsigned int dirplus_dev_unsupported (dev_t dev);
-void dirplus_dev_mark_unsupported (dev_t dev, unsigned int bits);
-
-/* The device of a stat'ed entry.  */
-dev_t dirplus_entry_dev (const struct dirplus_entry *e);
-
-/* The attribute bits to compute for entry E (already stat'ed) given the
-   request FLAGS: none for a failed stat, no ACL/capability bits for an
-   unfollowed symlink, none on a device known unsupported.  Sets
-   E->attr_unknown/attr_errno for a failed stat.  */
-unsigned int dirplus_attrs_needed (struct dirplus_entry *e,
-                                   unsigned int flags);
-
-/* Set E's attribute bits (among BITS) from the NUL-separated xattr name
-   LIST of LEN bytes.  */
-void dirplus_attrs_from_list (struct dirplus_entry *e, unsigned int bits,
-                              const char *list, size_t len);
-
-/* Record the outcome of a failed attribute query (errno ERR) for E.  */
-void dirplus_attrs_failed (struct dirplus_entry *e, unsigned int bits,
-                           int err);
-
-/* listxattr of NAME relative to DIRFD, following a final symlink if
-   FOLLOW: listxattrat(2) where the kernel has it, else a path.  */
-ssize_t dirplus_listxattr_at (int dirfd, const char *name, bool follow,
-                              char *list, size_t size);
-
-/* Sync backend: stat entry E (name set) relative to DIRFD and fill its
-   attribute bits.  */
-void dirplus_sync_entry (int dirfd, struct dirplus_entry *e,
-                         unsigned int mask, unsigned int flags);
-
-/* Fill attribute BITS of stat'ed entry E: one listxattr, or on a network
-   filesystem the getxattr probes GNU ls 9.1 makes (dirplus-fs.c).  */
-void dirplus_sync_attrs (int dirfd, struct dirplus_entry *e,
-                         unsigned int bits, bool follow);
-
-/* A pseudo-bit of the per-device "unsupported" table: listxattr said
-   "unsupported" there, so attributes are probed one by one (a filesystem
-   may serve getxattr of an ACL without listxattr).  */
-#define DIRPLUS_DEV_NO_LIST 0x100
-
-/* Kinds of filesystem (dirplus-fs.c).  */
-enum dirplus_fs_kind
-{
-  DIRPLUS_FS_LOCAL,		/* one listxattr per entry, no pool */
-  DIRPLUS_FS_FUSE,		/* one listxattr per entry, in the pool */
-  DIRPLUS_FS_NET,		/* GNU 9.1's getxattr probes, in the pool */
-};
-
-/* The kind of filesystem on device DEV (LSPLUS_REMOTE may force it).  */
-enum dirplus_fs_kind dirplus_fs_kind (dev_t dev);
-
-/* The kind of a mountinfo filesystem type name (for unit tests too).  */
-enum dirplus_fs_kind dirplus_fs_kind_of_type (const char *type);
-
-/* Parse one /proc/self/mountinfo line: 0, or -1 if malformed.  */
-int dirplus_fs_parse_mountinfo_line (const char *line, dev_t *dev,
-                                     enum dirplus_fs_kind *kind);
-
-/* Whether LSPLUS_REMOTE / LSPLUS_REMOTE_THREADS are valid.  */
-bool dirplus_fs_env_valid (void);
-bool dirplus_pool_env_valid (void);
-
-/* The remote pool (dirplus-pool.c): call FN (ARG, I) for each I in
-   [0, N) on up to LSPLUS_REMOTE_THREADS threads plus the caller.  */
-typedef void (*dirplus_pool_fn) (void *arg, size_t i);
-/* Start detached threads running FN (all signals blocked, small stacks)
-   until *COUNT reaches WANT; stops quietly at the first failure.  The
-   caller holds the lock that guards *COUNT.  */
-void dirplus_start_threads (void *(*fn) (void *), int *count, int want);
-void dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg);
-
-/* Resolve, in the remote pool, the attribute bits the kernel module left
-   unknown in the N entries ENTS of directory DIRFD (request FLAGS).  */
-void dirplus_resolve_unknown (int dirfd, struct dirplus_entry *ents,
-                              size_t n, unsigned int flags);
-
-/* The backends.  */
-extern const struct dirplus_ops dirplus_sync_ops;
-#if USE_URING
-extern const struct dirplus_ops dirplus_uring_ops;
-/* Probe io_uring once: 0 if usable, -1 with errno.  */
-int dirplus_uring_probe (void);
-/* Close directory FD through the ring (no syscall of its own).  */
-int dirplus_uring_close (int fd);
-/* Submit the closes queued in the ring (to free their fds now).  */
-void dirplus_uring_flush_closes (void);
-/* dirplus_sync_entry through the ring: 0, or -1 with errno.  */
-int dirplus_uring_stat (int dirfd, struct dirplus_entry *e,
-                        unsigned int mask, unsigned int flags);
-#endif
-extern const struct dirplus_ops dirplus_gdp_ops;
-/* Probe the getdentsplus module once: 0 if usable, -1 with errno.  */
-int dirplus_gdp_probe (void);
-/* How the module is called (its syscall or its ioctl), with the
-   getdentsplus(2) arguments.  A test may set it before the probe to
-   emulate the module.  */
-typedef long (*dirplus_gdp_call_fn) (int fd, void *buf, size_t size,
-                                     unsigned int mask, unsigned int flags);
-extern dirplus_gdp_call_fn dirplus_gdp_call;
+/* dirplus-common.c: move FD above 0..2 (a long-lived fd must not take a
+   closed stdout's number): the new fd, or -1 with errno.  */
+int dirplus_fd_above_stdio (int fd);
 
 #endif /* DIRPLUS_IMPL_H */

@@ -22,7 +22,12 @@
    zero, so no worker ever touches a finished job's entries.  Each index
    is taken by exactly one thread (the job's atomic NEXT), and a caller
    never waits for a worker to start: it drains its own job too.
-   Workers block every signal: ls's handlers run in the main thread.  */
+   Workers block every signal: ls's handlers run in the main thread.
+
+   Layering (see the map in dirplus-impl.h): a shared piece, called by
+   dirplus-batch.c, dirplus-stat.c and dirplus-ahead.c (its threads),
+   and by dirplus.c for LSPLUS_REMOTE_THREADS; calls nothing of the
+   library.  */
 
 #include <config.h>
 

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* dirplus.c -- the dirplus API: backend choice, open/read/close, the
-   getdents64 batching and attribute logic the backends share.
+/* dirplus.c -- the top layer: the public API of dirplus.h and the choice
+   of the backend.  Nothing below calls into this file: the backends and
+   the shared pieces are handed what they need (a directory's backend
+   operations travel in struct dirplus_dir).
 
-   See dirplus.h for the API and dirplus-impl.h for the file map.  */
+   See dirplus.h for the API and dirplus-impl.h for the map of the files
+   and their layers.  */
 
 #include <config.h>
 
@@ -11,25 +14,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/syscall.h>
-#include <sys/sysmacros.h>
-#include <sys/xattr.h>
-
-/* The new *xattrat syscalls (Linux 6.13) share one number on every
-   architecture with the unified table; glibc 2.36 does not know them.  */
-#if !defined __NR_listxattrat && (defined __x86_64__ && !defined __ILP32__ \
-                                  || defined __aarch64__)
-# define __NR_getxattrat 464
-# define __NR_listxattrat 465
-#endif
-
-struct dirplus_stats dirplus_counters;
 
 /* The backend chosen by dirplus_setup: -1 before, or on failure (then
    SETUP_ERRNO says why).  */
@@ -164,120 +151,11 @@ dirplus_env_invalid (void)
   return NULL;
 }
 
-/** Move FD above the standard streams (the library's long-lived fds must
-    not become stdout when it is closed: ls would then write into them).
-    Returns the new fd, or -1 with errno (FD closed either way).  */
-int
-dirplus_fd_above_stdio (int fd)
-{
-  if (fd < 0 || fd > 2)
-    return fd;
-  int nfd = fcntl (fd, F_DUPFD_CLOEXEC, 3);
-  int err = errno;
-  close (fd);
-  errno = err;
-  return nfd;
-}
-
 /** Copy the global counters to *S.  */
 void
 dirplus_get_stats (struct dirplus_stats *s)
 {
   *s = dirplus_counters;
-}
-
-/** The attribute bits the request FLAGS ask for.  */
-unsigned int
-dirplus_wanted_attrs (unsigned int flags)
-{
-  unsigned int bits = 0;
-  if (flags & DIRPLUS_WANT_ACL)
-    bits |= DIRPLUS_ATTR_ACL;
-  if (flags & DIRPLUS_WANT_LABEL)
-    bits |= DIRPLUS_ATTR_LABEL;
-  if (flags & DIRPLUS_WANT_CAP)
-    bits |= DIRPLUS_ATTR_CAP;
-  return bits;
-}
-
-/** Make room for N entries in D->ents.  */
-int
-dirplus_reserve (struct dirplus_dir *d, size_t n)
-{
-  if (n <= d->cap)
-    return 0;
-  struct dirplus_entry *p = realloc (d->ents, n * sizeof *p);
-  if (!p)
-    return -1;
-  d->ents = p;
-  d->cap = n;
-  return 0;
-}
-
-/** Make D->scratch at least SIZE bytes.  */
-int
-dirplus_scratch_reserve (struct dirplus_dir *d, size_t size)
-{
-  if (size <= d->scratch_size)
-    return 0;
-  char *p = realloc (d->scratch, size);
-  if (!p)
-    return -1;
-  d->scratch = p;
-  d->scratch_size = size;
-  return 0;
-}
-
-/* What getdents64 writes.  */
-struct linux_dirent64
-{
-  uint64_t d_ino;
-  int64_t d_off;
-  unsigned short d_reclen;
-  unsigned char d_type;
-  char d_name[];
-};
-
-/** Read getdents64 buffers of D until one yields entries the filter keeps;
-    store them (not stat'ed) in D->ents.  Returns their number, 0 at the
-    end, -1 with errno.  */
-ssize_t
-dirplus_getdents_batch (struct dirplus_dir *d)
-{
-  d->nents = 0;
-  while (!d->eof && d->nents == 0)
-    {
-      long n = syscall (SYS_getdents64, d->fd, d->buf, d->bufsize);
-      __atomic_fetch_add (&dirplus_counters.batch_calls, 1,
-                          __ATOMIC_RELAXED);
-      if (n < 0)
-        return -1;
-      if (n == 0)
-        {
-          d->eof = true;
-          break;
-        }
-      /* The smallest record is 24 bytes.  */
-      if (dirplus_reserve (d, n / 24 + 1) < 0)
-        return -1;
-      for (long off = 0; off < n;)
-        {
-          struct linux_dirent64 *de = (void *) (d->buf + off);
-          off += de->d_reclen;
-          size_t len = strlen (de->d_name);
-          if (d->filter && !d->filter (de->d_name, len, de->d_type,
-                                       d->filter_arg))
-            continue;
-          struct dirplus_entry *e = &d->ents[d->nents++];
-          memset (e, 0, sizeof *e);
-          e->name = de->d_name;
-          e->namelen = len;
-          e->ino = de->d_ino;
-          e->d_type = de->d_type;
-        }
-    }
-  __atomic_fetch_add (&dirplus_counters.entries, d->nents, __ATOMIC_RELAXED);
-  return d->nents;
 }
 
 /** Open directory NAME relative to PARENTFD (see dirplus.h).  */
@@ -350,6 +228,7 @@ dirplus_fdopen (int fd, unsigned int statx_mask, unsigned int flags)
   d->mask = statx_mask;
   d->flags = flags;
   d->backend = backend;
+  d->ops = backend_ops (backend);
   d->fs_kind = -1;
   d->bufsize = DIRPLUS_BUFSIZE;
   d->buf = malloc (d->bufsize);
@@ -368,13 +247,6 @@ dirplus_fdopen (int fd, unsigned int statx_mask, unsigned int flags)
     errno = err;
     return NULL;
   }
-}
-
-/** Read the next batch of D with its backend.  */
-ssize_t
-dirplus_backend_read (struct dirplus_dir *d)
-{
-  return backend_ops (d->backend)->read (d);
 }
 
 /** fstat of D's directory (see dirplus.h).  */
@@ -433,7 +305,7 @@ dirplus_read (struct dirplus_dir *d, struct dirplus_entry **entries)
     n = dirplus_ahead_read (d, entries);
   else
     {
-      n = backend_ops (d->backend)->read (d);
+      n = d->ops->read (d);
       *entries = d->ents;
     }
   if (n == 0 && d->eof)
@@ -504,11 +376,11 @@ dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
       else if (dirplus_fs_kind (dirplus_entry_dev (e)) == DIRPLUS_FS_LOCAL)
         dirplus_uring_stat (dirfd, e, statx_mask, flags);
       else
-        dirplus_sync_attrs (dirfd, e, bits, flags & DIRPLUS_FOLLOW);
+        dirplus_entry_attrs (dirfd, e, bits, flags & DIRPLUS_FOLLOW);
     }
   else
 #endif
-    dirplus_sync_entry (dirfd, e, statx_mask, flags);
+    dirplus_stat_entry (dirfd, e, statx_mask, flags);
   if (e->stat_errno)
     {
       errno = e->stat_errno;
@@ -519,199 +391,12 @@ dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
   return 0;
 }
 
-/* ---- attribute bits ---- */
-
-/* Devices whose filesystem said "unsupported" for some attribute bits
-   (a small ring of the most recent ones).  The sync backend's helper
-   thread reads it too: readers use relaxed atomic loads (a stale answer
-   only costs one more probe, bits only ever grow), writers a lock.  */
-enum { N_UNSUPPORTED = 16 };
-static struct { dev_t dev; unsigned int bits; } unsupported[N_UNSUPPORTED];
-static size_t n_unsupported;
-static pthread_mutex_t unsupported_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/** Whether ERR means the filesystem has no xattr support.  */
-bool
-dirplus_errno_unsupported (int err)
-{
-  return err == ENOTSUP || err == EOPNOTSUPP || err == ENOSYS;
-}
-
-/** The attribute bits known unsupported on DEV.  */
-unsigned int
-dirplus_dev_unsupported (dev_t dev)
-{
-  size_t n = __atomic_load_n (&n_unsupported, __ATOMIC_ACQUIRE);
-  if (N_UNSUPPORTED < n)
-    n = N_UNSUPPORTED;
-  for (size_t i = 0; i < n; i++)
-    if (__atomic_load_n (&unsupported[i].dev, __ATOMIC_RELAXED) == dev)
-      return __atomic_load_n (&unsupported[i].bits, __ATOMIC_RELAXED);
-  return 0;
-}
-
-/** Remember that DEV does not support attribute BITS.  */
+/** Hint the subdirectories of D read next (see dirplus.h): read ahead
+    on a remote filesystem (dirplus-ahead.c).  */
 void
-dirplus_dev_mark_unsupported (dev_t dev, unsigned int bits)
+dirplus_ahead (struct dirplus_dir *d, char *const *names, size_t n)
 {
-  pthread_mutex_lock (&unsupported_lock);
-  size_t n = n_unsupported < N_UNSUPPORTED ? n_unsupported : N_UNSUPPORTED;
-  size_t i;
-  for (i = 0; i < n; i++)
-    if (unsupported[i].dev == dev)
-      break;
-  if (i == n)
-    {
-      /* A new slot: its bits first, then the device, then the count.  */
-      i = n_unsupported % N_UNSUPPORTED;
-      __atomic_store_n (&unsupported[i].bits, 0, __ATOMIC_RELAXED);
-      __atomic_store_n (&unsupported[i].dev, dev, __ATOMIC_RELAXED);
-      __atomic_store_n (&n_unsupported, n_unsupported + 1, __ATOMIC_RELEASE);
-    }
-  __atomic_or_fetch (&unsupported[i].bits, bits, __ATOMIC_RELAXED);
-  pthread_mutex_unlock (&unsupported_lock);
-}
-
-/** The device of stat'ed entry E.  */
-dev_t
-dirplus_entry_dev (const struct dirplus_entry *e)
-{
-  return makedev (e->stx.stx_dev_major, e->stx.stx_dev_minor);
-}
-
-/** The attribute bits still to compute for E (see dirplus-impl.h).  */
-unsigned int
-dirplus_attrs_needed (struct dirplus_entry *e, unsigned int flags)
-{
-  unsigned int bits = dirplus_wanted_attrs (flags);
-  e->attr = 0;
-  e->attr_unknown = 0;
-  e->attr_errno = 0;
-  if (!bits)
-    return 0;
-  if (e->stat_errno || (flags & DIRPLUS_NO_STAT))
-    {
-      e->attr_unknown = bits;
-      e->attr_errno = e->stat_errno;
-      return 0;
-    }
-  mode_t mode = e->stx.stx_mode;
-  /* GNU ls never asks for the ACL of a symlink it does not follow.  */
-  if (S_ISLNK (mode))
-    bits &= DIRPLUS_ATTR_LABEL;
-  if (!S_ISDIR (mode))
-    bits &= ~DIRPLUS_ATTR_ACL_DEFAULT;
-  /* Capabilities only matter (and only exist) on regular files.  */
-  if (!S_ISREG (mode))
-    bits &= ~DIRPLUS_ATTR_CAP;
-  if (bits)
-    bits &= ~dirplus_dev_unsupported (dirplus_entry_dev (e));
-  return bits;
-}
-
-/** Set E's attribute bits among BITS from the xattr name LIST.  */
-void
-dirplus_attrs_from_list (struct dirplus_entry *e, unsigned int bits,
-                         const char *list, size_t len)
-{
-  unsigned int found = 0;
-  for (const char *p = list, *end = list + len; p < end;
-       p += strlen (p) + 1)
-    {
-      /* GNU 9.1 marks POSIX ACLs only: an NFSv4 ACL (system.nfs4_acl)
-         never gives a '+'.  */
-      if (strncmp (p, "system.", 7) == 0)
-        {
-          if (strcmp (p + 7, "posix_acl_access") == 0)
-            found |= DIRPLUS_ATTR_ACL_ACCESS;
-          else if (strcmp (p + 7, "posix_acl_default") == 0)
-            found |= DIRPLUS_ATTR_ACL_DEFAULT;
-        }
-      else if (strncmp (p, "security.", 9) == 0)
-        {
-          if (strcmp (p + 9, "selinux") == 0)
-            found |= DIRPLUS_ATTR_LABEL;
-          else if (strcmp (p + 9, "capability") == 0)
-            found |= DIRPLUS_ATTR_CAP;
-        }
-    }
-  e->attr |= found & bits;
-}
-
-/** Record a failed attribute query (errno ERR) for E's BITS.  */
-void
-dirplus_attrs_failed (struct dirplus_entry *e, unsigned int bits, int err)
-{
-  if (dirplus_errno_unsupported (err))
-    {
-      /* Known absent, and never asked again on this filesystem.  */
-      dirplus_dev_mark_unsupported (dirplus_entry_dev (e), bits);
-      return;
-    }
-  e->attr_unknown |= bits;
-  e->attr_errno = err;
-}
-
-/* Whether the *xattrat syscalls work: 0 unknown, 1 yes, -1 no.  */
-static int xattrat_state;
-
-/** Build "/proc/self/fd/DIRFD/NAME" (or NAME itself when it does not
-    need DIRFD) in BUF of SIZE bytes.  Returns the path, or NULL with
-    errno.  */
-static const char *
-fd_relative_path (int dirfd, const char *name, char *buf, size_t size)
-{
-  if (dirfd == AT_FDCWD || name[0] == '/')
-    return name;
-  int n = snprintf (buf, size, "/proc/self/fd/%d/%s", dirfd, name);
-  if (n < 0 || (size_t) n >= size)
-    {
-      errno = ENAMETOOLONG;
-      return NULL;
-    }
-  return buf;
-}
-
-/** Whether a failed *xattrat call (errno ERR) means the syscall is not
-    there; then remember it.  */
-static bool
-xattrat_missing (int err)
-{
-  if (err == ENOSYS
-      || (__atomic_load_n (&xattrat_state, __ATOMIC_RELAXED) == 0
-          && err == EPERM))
-    {
-      __atomic_store_n (&xattrat_state, -1, __ATOMIC_RELAXED);
-      return true;
-    }
-  return false;
-}
-
-/** listxattr of NAME relative to DIRFD (see dirplus-impl.h).  */
-ssize_t
-dirplus_listxattr_at (int dirfd, const char *name, bool follow,
-                      char *list, size_t size)
-{
-  __atomic_fetch_add (&dirplus_counters.xattr_calls, 1, __ATOMIC_RELAXED);
-#ifdef __NR_listxattrat
-  if (__atomic_load_n (&xattrat_state, __ATOMIC_RELAXED) >= 0)
-    {
-      long n = syscall (__NR_listxattrat, dirfd, name,
-                        follow ? 0 : AT_SYMLINK_NOFOLLOW, list, size);
-      if (n >= 0)
-        {
-          __atomic_store_n (&xattrat_state, 1, __ATOMIC_RELAXED);
-          return n;
-        }
-      if (!xattrat_missing (errno))
-        return -1;
-    }
-#endif
-  char buf[PATH_MAX + 32];
-  const char *path = fd_relative_path (dirfd, name, buf, sizeof buf);
-  if (!path)
-    return -1;
-  return follow ? listxattr (path, list, size) : llistxattr (path, list, size);
+  dirplus_ahead_hint (d, names, n);
 }
 
 /** Read xattr XNAME of NAME relative to DIRFD (see dirplus.h).  */
@@ -719,31 +404,8 @@ ssize_t
 dirplus_getxattr (int dirfd, const char *name, const char *xname,
                   void *buf, size_t size, unsigned int flags)
 {
-  bool follow = flags & DIRPLUS_FOLLOW;
-  __atomic_fetch_add (&dirplus_counters.xattr_calls, 1, __ATOMIC_RELAXED);
-#ifdef __NR_getxattrat
-  if (__atomic_load_n (&xattrat_state, __ATOMIC_RELAXED) >= 0)
-    {
-      struct { uint64_t value; uint32_t size, flags; } args =
-        { (uintptr_t) buf, size, 0 };
-      long n = syscall (__NR_getxattrat, dirfd, name,
-                        follow ? 0 : AT_SYMLINK_NOFOLLOW, xname,
-                        &args, sizeof args);
-      if (n >= 0)
-        {
-          __atomic_store_n (&xattrat_state, 1, __ATOMIC_RELAXED);
-          return n;
-        }
-      if (!xattrat_missing (errno))
-        return -1;
-    }
-#endif
-  char pbuf[PATH_MAX + 32];
-  const char *path = fd_relative_path (dirfd, name, pbuf, sizeof pbuf);
-  if (!path)
-    return -1;
-  return (follow ? getxattr (path, xname, buf, size)
-          : lgetxattr (path, xname, buf, size));
+  return dirplus_getxattr_at (dirfd, name, xname, buf, size,
+                              flags & DIRPLUS_FOLLOW);
 }
 
 /** Whether NAME relative to DIRFD (mode MODE) has an ACL, decided like

@@ -91,7 +91,7 @@ struct dirplus_dir;
    faster than uring on a warm cache; uring has the fewest syscalls).
    LSPLUS_URING_BATCH (8..4096, default 256) sizes the io_uring ring;
    LSPLUS_THREADS=0|1 turns the sync backend's helper thread off|on
-   (default: on when a CPU is idle, see dirplus-sync.c).
+   (default: on when a CPU is idle, see dirplus-batch.c).
    Returns the backend in use, or -1 with errno (ENOSYS, EPERM, EINVAL for
    an unknown LSPLUS_BACKEND, ...) when a forced backend is unavailable.
    Safe to call more than once; later calls return the first answer.

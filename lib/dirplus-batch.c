@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* dirplus-batch.c -- shared piece: stat a batch of entries the portable
+   way (dirplus-stat.c, one entry at a time): in the remote pool on a
+   remote filesystem, shared with one helper thread on a big local batch,
+   else one after another.  The sync backend fills every batch this way;
+   the uring backend its remote directories and everything after its ring
+   failed.
+
+   With two or more CPUs, a big batch is shared with one helper thread:
+   both take chunks of entries from a common counter and stat them, so the
+   kernel work of a directory runs on two cores (ls's own work is small
+   next to it).  The caller never waits for a helper that has not started
+   (it simply takes every chunk itself), only for a chunk in progress.
+   Each entry is written by exactly one thread.  By default the helper
+   runs only when a CPU is idle (1-minute load average); LSPLUS_THREADS=1
+   forces it, LSPLUS_THREADS=0 turns it off.
+
+   Layering (see the map in dirplus-impl.h): a shared piece, called by
+   the sync and uring backends; calls the shared pieces dirplus-stat.c,
+   dirplus-attr.c, dirplus-fs.c and dirplus-pool.c.  */
+
+#include <config.h>
+
+#include "dirplus-impl.h"
+
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+/* Batches smaller than this are not worth waking the helper for; the
+   entries are handed out CHUNK at a time.  */
+enum { SHARE_MIN = 48, CHUNK = 4 };
+
+/* The helper thread and the batch being shared.  The two threads meet
+   through atomics, and sleep on futexes only when the other side keeps
+   them waiting for long (glibc's condition variables cost several futex
+   calls per hand-over):
+     JOB      2 * number of the current batch + 1 while it is open;
+     JOINED   1 while the helper works on the open batch;
+     NEXT     first entry not yet taken.
+   The caller opens a batch (fields first, then JOB), takes chunks, then
+   closes it (clears the open bit, then waits until JOINED is 0).  The
+   helper announces itself in JOINED before it checks that the batch is
+   still open (both sequentially consistent), so it never works on a
+   closed batch.  */
+static struct
+{
+  int state;			/* 0 not tried, 1 running, -1 unavailable */
+  uint32_t job;
+  int32_t joined;
+  int32_t helper_sleeps, caller_sleeps;
+  size_t next;
+  struct dirplus_entry *ents;
+  size_t n;
+  int dirfd;
+  unsigned int mask, flags;
+} share;
+
+/** futex(2): wait while the word at ADDR equals VAL.  */
+static void
+futex_wait (void *addr, uint32_t val)
+{
+  syscall (SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+/** futex(2): wake one waiter on the word at ADDR.  */
+static void
+futex_wake (void *addr)
+{
+  syscall (SYS_futex, addr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/** Stat the entries of the current batch, a chunk at a time, until none
+    is left.  */
+static void
+take_chunks (void)
+{
+  for (;;)
+    {
+      size_t i = __atomic_fetch_add (&share.next, CHUNK, __ATOMIC_RELAXED);
+      if (share.n <= i)
+        return;
+      size_t end = i + CHUNK < share.n ? i + CHUNK : share.n;
+      for (; i < end; i++)
+        dirplus_stat_entry (share.dirfd, &share.ents[i], share.mask,
+                            share.flags);
+    }
+}
+
+/** Microseconds on the monotonic clock (vDSO: no syscall).  */
+static long long
+usec_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/** Wait until the 32-bit word at ADDR differs from VAL (if DIFFER) or
+    equals it: busy for up to SPIN microseconds (the other thread is
+    usually that close), then asleep on the futex, announced in
+    *SLEEPS.  */
+static void
+wait_word (void *addr, uint32_t val, bool differ, int32_t *sleeps, int spin)
+{
+#define WORD_OK() ((__atomic_load_n ((uint32_t *) addr, __ATOMIC_SEQ_CST) \
+                    != val) == differ)
+  long long limit = usec_now () + spin;
+  for (int i = 1; !WORD_OK (); i++)
+    {
+#if defined __x86_64__ || defined __i386__
+      __builtin_ia32_pause ();
+#endif
+      if (i % 64 == 0 && limit < usec_now ())
+        break;
+    }
+  while (!WORD_OK ())
+    {
+      uint32_t cur = __atomic_load_n ((uint32_t *) addr, __ATOMIC_SEQ_CST);
+      __atomic_store_n (sleeps, 1, __ATOMIC_SEQ_CST);
+      if (!WORD_OK ())
+        futex_wait (addr, cur);
+      __atomic_store_n (sleeps, 0, __ATOMIC_SEQ_CST);
+    }
+#undef WORD_OK
+}
+
+/** The helper: wait for a new batch, join in, leave.  */
+static void *
+helper_main (void *arg)
+{
+  (void) arg;
+  uint32_t seen = 0;
+  for (;;)
+    {
+      wait_word (&share.job, seen, true, &share.helper_sleeps, 300);
+      uint32_t job = __atomic_load_n (&share.job, __ATOMIC_SEQ_CST);
+      seen = job;
+      if (! (job & 1))
+        continue;		/* closed before we came */
+      __atomic_store_n (&share.joined, 1, __ATOMIC_SEQ_CST);
+      if (__atomic_load_n (&share.job, __ATOMIC_SEQ_CST) == job)
+        take_chunks ();
+      __atomic_store_n (&share.joined, 0, __ATOMIC_SEQ_CST);
+      if (__atomic_load_n (&share.caller_sleeps, __ATOMIC_SEQ_CST))
+        futex_wake (&share.joined);
+    }
+  return NULL;
+}
+
+/** Start the helper thread once, if it is wanted and possible.  */
+static bool
+helper_ready (void)
+{
+  if (share.state)
+    return share.state > 0;
+  share.state = -1;
+  /* LSPLUS_THREADS=0: never; 1: whenever there are two CPUs; unset:
+     when there is also a CPU to spare (the 1-minute load average leaves
+     one idle) -- on a busy machine the helper only adds switches.  */
+  const char *env = getenv ("LSPLUS_THREADS");
+  if (env && *env == '0')
+    return false;
+  long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
+  if (ncpu < 2)
+    return false;
+  if (!(env && *env))
+    {
+      double load;
+      if (getloadavg (&load, 1) != 1 || ncpu - 1 < load + 0.5)
+        return false;
+    }
+  /* The helper takes no signals: ls's handlers run in the main thread.  */
+  sigset_t all, old;
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  pthread_attr_t attr;
+  pthread_t t;
+  bool ok = (pthread_attr_init (&attr) == 0
+             && pthread_attr_setdetachstate (&attr,
+                                             PTHREAD_CREATE_DETACHED) == 0
+             && pthread_attr_setstacksize (&attr, 64 * 1024) == 0
+             && pthread_create (&t, &attr, helper_main, NULL) == 0);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  if (ok)
+    share.state = 1;
+  return ok;
+}
+
+/** Stat entries START..N-1 of D, sharing them with the helper.  */
+static void
+share_batch (struct dirplus_dir *d, size_t start, size_t n)
+{
+  share.ents = d->ents + start;
+  share.n = n - start;
+  share.dirfd = d->fd;
+  share.mask = d->mask;
+  share.flags = d->flags;
+  __atomic_store_n (&share.next, 0, __ATOMIC_SEQ_CST);
+  __atomic_store_n (&share.job, share.job + 3, __ATOMIC_SEQ_CST); /* open */
+  if (__atomic_load_n (&share.helper_sleeps, __ATOMIC_SEQ_CST))
+    futex_wake (&share.job);
+
+  take_chunks ();
+
+  __atomic_store_n (&share.job, share.job - 1, __ATOMIC_SEQ_CST); /* close */
+  wait_word (&share.joined, 0, false, &share.caller_sleeps, 2000);
+}
+
+/* A batch handed to the remote pool: its entries from START on.  */
+struct remote_batch
+{
+  struct dirplus_dir *d;
+  size_t start;
+};
+
+/** The remote pool's work: stat entry START + I of the batch ARG.  */
+static void
+remote_entry (void *arg, size_t i)
+{
+  struct remote_batch *b = arg;
+  struct dirplus_dir *d = b->d;
+  dirplus_stat_entry (d->fd, &d->ents[b->start + i], d->mask, d->flags);
+}
+
+/** Stat entries of D from the first one on until one succeeds, and learn
+    from its device what kind of filesystem D is on.  Returns the number
+    of entries done.  */
+static size_t
+learn_kind (struct dirplus_dir *d, size_t n)
+{
+  size_t i = 0;
+  while (i < n && d->fs_kind < 0)
+    {
+      struct dirplus_entry *e = &d->ents[i++];
+      dirplus_stat_entry (d->fd, e, d->mask, d->flags);
+      if (e->stat_errno == 0)
+        d->fs_kind = dirplus_fs_kind (dirplus_entry_dev (e));
+    }
+  return i;
+}
+
+/** Stat the N entries of D's batch (N < 0: a failed read, left as is) --
+    in the remote pool on a remote filesystem, shared with the helper
+    thread on a big local batch, else one after another.  Returns N.  */
+ssize_t
+dirplus_stat_batch (struct dirplus_dir *d, ssize_t n)
+{
+  size_t done = 0;
+  if (0 < n && !(d->flags & DIRPLUS_NO_STAT))
+    {
+      if (d->fs_kind < 0)
+        done = learn_kind (d, n);
+      if (DIRPLUS_FS_LOCAL < d->fs_kind && done + 2 <= (size_t) n)
+        {
+          struct remote_batch b = { d, done };
+          dirplus_pool_run (n - done, remote_entry, &b);
+          return n;
+        }
+      if (done + SHARE_MIN <= (size_t) n && helper_ready ())
+        {
+          share_batch (d, done, n);
+          return n;
+        }
+    }
+  for (ssize_t i = done; i < n; i++)
+    dirplus_stat_entry (d->fd, &d->ents[i], d->mask, d->flags);
+  return n;
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* dirplus-stat.c -- shared piece: one entry the portable way -- its statx
+   relative to the directory fd and its attribute bits (one listxattr, or
+   GNU ls 9.1's getxattr probes on a network filesystem) -- and the
+   attribute bits the kernel module left unknown, resolved overlapped.
+
+   Layering (see the map in dirplus-impl.h): a shared piece, called by
+   dirplus-batch.c, by the uring and getdentsplus backends, and by
+   dirplus.c's dirplus_stat; calls the shared pieces dirplus-attr.c,
+   dirplus-xattr.c, dirplus-fs.c, dirplus-pool.c and dirplus-common.c.  */
+
+#include <config.h>
+
+#include "dirplus-impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+/** Stat entry E relative to DIRFD and fill its attribute bits.  */
+void
+dirplus_stat_entry (int dirfd, struct dirplus_entry *e, unsigned int mask,
+                    unsigned int flags)
+{
+  bool follow = flags & DIRPLUS_FOLLOW;
+  if (!(flags & DIRPLUS_NO_STAT))
+    {
+      int atflags = AT_NO_AUTOMOUNT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
+      if (dirplus_wanted_attrs (flags))
+        mask |= STATX_TYPE;
+      __atomic_fetch_add (&dirplus_counters.stat_calls, 1, __ATOMIC_RELAXED);
+      if (statx (dirfd, e->name, atflags, mask, &e->stx) < 0)
+        {
+          e->stat_errno = errno;
+          memset (&e->stx, 0, sizeof e->stx);
+        }
+    }
+
+  unsigned int bits = dirplus_attrs_needed (e, flags);
+  if (bits)
+    dirplus_entry_attrs (dirfd, e, bits, follow);
+}
+
+/** Fill attribute BITS of stat'ed entry E (relative to DIRFD) from one
+    listxattr (more only if the list is longer than 1 KiB).  Returns 0,
+    or -1 with errno when the filesystem says listxattr is unsupported
+    (E untouched then).  */
+static int
+list_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
+            bool follow)
+{
+  char small[1024];
+  char *list = small;
+  ssize_t n = dirplus_listxattr_at (dirfd, e->name, follow, list,
+                                    sizeof small);
+  /* A long list: ask for its size, then read it (it may still grow).  */
+  for (int tries = 0; n < 0 && errno == ERANGE && tries < 4; tries++)
+    {
+      ssize_t size = dirplus_listxattr_at (dirfd, e->name, follow, NULL, 0);
+      if (size < 0)
+        break;
+      char *p = realloc (list == small ? NULL : list, size + 1);
+      if (!p)
+        break;
+      list = p;
+      n = dirplus_listxattr_at (dirfd, e->name, follow, list, size + 1);
+    }
+  int err = errno;
+  int r = 0;
+  if (0 <= n)
+    {
+      dirplus_attrs_from_list (e, bits, list, n);
+      /* An empty label is no label (GNU, through libselinux): its size
+         tells, one more call for a labelled file only.  */
+      if ((e->attr & DIRPLUS_ATTR_LABEL)
+          && dirplus_getxattr_at (dirfd, e->name, "security.selinux", NULL,
+                                  0, follow) == 0)
+        e->attr &= ~DIRPLUS_ATTR_LABEL;
+    }
+  else if (dirplus_errno_unsupported (err))
+    r = -1;
+  else
+    dirplus_attrs_failed (e, bits, err);
+  if (list != small)
+    free (list);
+  errno = err;
+  return r;
+}
+
+/** Probe one xattr XNAME of E the way GNU 9.1 does (lgetxattr for the
+    label, getxattr for ACLs): its size (0 when absent), or -1 with errno
+    for a real failure.  */
+static ssize_t
+probe_one (int dirfd, struct dirplus_entry *e, const char *xname,
+           bool follow)
+{
+  ssize_t n = dirplus_getxattr_at (dirfd, e->name, xname, NULL, 0, follow);
+  if (n < 0 && errno == ENODATA)
+    return 0;
+  return n;
+}
+
+/** Fill attribute BITS of stat'ed entry E with GNU ls 9.1's probes: the
+    label, then the access ACL and (directories without one) the default
+    ACL, the capability; a probe that says "unsupported" latches those
+    bits off for the whole device, as 9.1's per-device caches do.  */
+static void
+probe_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
+             bool follow)
+{
+  static const struct { unsigned int bit, latch; const char *name; } probes[] =
+    {
+      { DIRPLUS_ATTR_LABEL, DIRPLUS_ATTR_LABEL, "security.selinux" },
+      { DIRPLUS_ATTR_ACL_ACCESS, DIRPLUS_ATTR_ACL, "system.posix_acl_access" },
+      { DIRPLUS_ATTR_ACL_DEFAULT, DIRPLUS_ATTR_ACL,
+        "system.posix_acl_default" },
+      { DIRPLUS_ATTR_CAP, DIRPLUS_ATTR_CAP, "security.capability" },
+    };
+  for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
+    {
+      unsigned int bit = probes[i].bit;
+      if (!(bits & bit))
+        continue;
+      /* An access ACL answers "has an ACL" (GNU stops there); a latch set
+         meanwhile (by another thread too) saves the call.  */
+      if ((bit == DIRPLUS_ATTR_ACL_DEFAULT
+           && (e->attr & DIRPLUS_ATTR_ACL_ACCESS))
+          || (dirplus_dev_unsupported (dirplus_entry_dev (e)) & bit))
+        continue;
+      /* The ACLs: getxattr, which follows (GNU's file_has_acl); only
+         asked for what is not an unfollowed symlink anyway.  */
+      bool f = bit == DIRPLUS_ATTR_LABEL ? follow : true;
+      ssize_t n = probe_one (dirfd, e, probes[i].name, f);
+      if (0 < n)
+        e->attr |= bit;
+      else if (n < 0)
+        {
+          int err = errno;
+          dirplus_attrs_failed (e, bits & probes[i].latch, err);
+          if (!dirplus_errno_unsupported (err))
+            return;		/* ls reports it (and asks again itself) */
+        }
+    }
+}
+
+/** Fill attribute BITS of stat'ed entry E (relative to DIRFD): one
+    listxattr where that answers every bit at once, GNU's probes on a
+    network filesystem (see dirplus-fs.c).  */
+void
+dirplus_entry_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
+                     bool follow)
+{
+  dev_t dev = dirplus_entry_dev (e);
+  if (dirplus_fs_kind (dev) != DIRPLUS_FS_NET
+      && !(dirplus_dev_unsupported (dev) & DIRPLUS_DEV_NO_LIST))
+    {
+      if (list_attrs (dirfd, e, bits, follow) == 0)
+        return;
+      /* No listxattr here: that says nothing about getxattr.  */
+      dirplus_dev_mark_unsupported (dev, DIRPLUS_DEV_NO_LIST);
+    }
+  probe_attrs (dirfd, e, bits, follow);
+}
+
+/* Entries whose attribute bits the kernel module left unknown.  */
+struct unknown_batch
+{
+  int dirfd;
+  struct dirplus_entry *ents;
+  unsigned int flags;
+};
+
+/** The bits of E still to resolve for request FLAGS: the unknown ones,
+    for a stat'ed entry without an attribute error.  */
+static unsigned int
+unknown_bits (const struct dirplus_entry *e, unsigned int flags)
+{
+  if (e->stat_errno || e->attr_errno || (flags & DIRPLUS_NO_STAT))
+    return 0;
+  unsigned int bits = e->attr_unknown & dirplus_wanted_attrs (flags);
+  if (bits)
+    bits &= ~dirplus_dev_unsupported (dirplus_entry_dev (e));
+  return bits;
+}
+
+/** The remote pool's work: resolve entry I of the batch ARG.  */
+static void
+unknown_entry (void *arg, size_t i)
+{
+  struct unknown_batch *b = arg;
+  struct dirplus_entry *e = &b->ents[i];
+  unsigned int bits = unknown_bits (e, b->flags);
+  if (!bits)
+    return;
+  e->attr_unknown &= ~bits;
+  dirplus_entry_attrs (b->dirfd, e, bits, b->flags & DIRPLUS_FOLLOW);
+}
+
+/** Resolve the unknown attribute bits of N entries ENTS (see
+    dirplus-impl.h): in the pool when two or more need it.  */
+void
+dirplus_resolve_unknown (int dirfd, struct dirplus_entry *ents, size_t n,
+                         unsigned int flags)
+{
+  struct unknown_batch b = { dirfd, ents, flags };
+  size_t need = 0;
+  for (size_t i = 0; i < n && need < 2; i++)
+    need += unknown_bits (&ents[i], flags) != 0;
+  if (need < 2)
+    for (size_t i = 0; i < n; i++)
+      unknown_entry (&b, i);
+  else
+    dirplus_pool_run (n, unknown_entry, &b);
+}
