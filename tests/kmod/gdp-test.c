@@ -13,8 +13,11 @@
  *   gdp-test unpriv DIR...         the same oracle check as uid 65534
  *   gdp-test badinput DIR FILE     call-level errors, EFAULT recovery
  *   gdp-test padding DIR           no uninitialised bytes; ioctl == syscall
- *   gdp-test hammer DIR SECS MODE  load for the rmmod test (syscall|ioctl)
+ *   gdp-test hammer DIR SECS MODE  load for the rmmod test (syscall|ioctl|
+ *                                  syscall-only: syscall, device closed)
  *   gdp-test enosys NR             NR gives ENOSYS (module unloaded)
+ *   gdp-test spin NR SECS          call NR with no buffer in a loop (EINVAL/
+ *                                  EBADF or ENOSYS only): rmmod cycles load
  *   gdp-test edges DIR [BIGDIR]    exact-fit buffers, other syscall numbers,
  *                                  a deleted dir, SIGKILL in long calls
  *   gdp-test sanity DIR            one listing works (after re-insmod)
@@ -1174,6 +1177,13 @@ static int cmd_hammer(const char *dir, int secs, const char *mode)
 		printf("# hammer: no device\n");
 		return 1;
 	}
+	/* "syscall-only": close the device first, so that between calls
+	 * nothing holds a module reference and rmmod can succeed while the
+	 * callers run (issue 12). */
+	if (!strcmp(mode, "syscall-only") && gdp_dev >= 0) {
+		close(gdp_dev);
+		gdp_dev = -1;
+	}
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char *buf = xmalloc(1 << 14);
 	long ok = 0, enosys = 0, other = 0;
@@ -1193,6 +1203,30 @@ static int cmd_hammer(const char *dir, int secs, const char *mode)
 		}
 	}
 	printf("# hammer %s %d: %ld listings, %ld ENOSYS, %ld other errors\n", mode, getpid(), ok, enosys, other);
+	return other ? 1 : 0;
+}
+
+/* Call syscall NR with no buffer as fast as possible for SECS seconds:
+ * EINVAL or EBADF from the module, ENOSYS without it, anything else is
+ * an error.
+ * Keeps ni_syscall (and the probe on it) hot while references are held
+ * only for an instant, so that rmmod succeeds often (issue 12). */
+static int cmd_spin(int nr, int secs)
+{
+	long answers = 0, enosys = 0, other = 0;
+	double end = now() + secs;
+	while (now() < end) {
+		for (int i = 0; i < 256; i++) {
+			long r = syscall(nr, -1, NULL, 0, 0, 0);
+			if (r == -1 && (errno == EINVAL || errno == EBADF))
+				answers++;
+			else if (r == -1 && errno == ENOSYS)
+				enosys++;
+			else if (other++ < 5)
+				printf("# spin %d: got %ld (%s)\n", nr, r, r < 0 ? strerror(errno) : "success");
+		}
+	}
+	printf("# spin %d %d: %ld EINVAL/EBADF, %ld ENOSYS, %ld other\n", nr, getpid(), answers, enosys, other);
 	return other ? 1 : 0;
 }
 
@@ -1324,12 +1358,14 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2) {
-		fprintf(stderr, "usage: gdp-test compare|resume|concurrent|unpriv|badinput|padding|hammer|enosys|sanity ...\n");
+		fprintf(stderr, "usage: gdp-test compare|resume|concurrent|unpriv|badinput|padding|hammer|enosys|spin|sanity ...\n");
 		return 2;
 	}
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "enosys") && argc == 3)
 		return cmd_enosys(atoi(argv[2]));
+	if (!strcmp(cmd, "spin") && argc == 4)
+		return cmd_spin(atoi(argv[2]), atoi(argv[3]));
 	if (gdp_setup() < 0) {
 		tap(0, "%s: module interface present", cmd);
 		return 1;

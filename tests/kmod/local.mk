@@ -32,6 +32,7 @@
 
 TESTS += tests/kmod/run-vm.test tests/kmod/dkms.test tests/kmod/nfs-vm.test
 TESTS += tests/kmod/vm-trixie.test tests/kmod/vm-sid.test tests/kmod/vm-arm64.test
+TESTS += tests/kmod/vm-rmmod.test
 
 EXTRA_DIST += \
 	tests/kmod/run-vm.test \
@@ -42,6 +43,7 @@ EXTRA_DIST += \
 	tests/kmod/vm-trixie.test \
 	tests/kmod/vm-sid.test \
 	tests/kmod/vm-arm64.test \
+	tests/kmod/vm-rmmod.test \
 	tests/kmod/arm64-initrd.sh \
 	tests/kmod/fetch-kernel \
 	tests/kmod/fetch-headers \
