@@ -65,6 +65,9 @@ EXTRA_DIST += \
 	tests/kmod/vm-nfs-setup.sh \
 	tests/kmod/vm-nfs-tests.sh \
 	tests/kmod/FINDINGS.md \
+	tests/kmod/qemu-kprobe/Kbuild \
+	tests/kmod/qemu-kprobe/kpstress.c \
+	tests/kmod/qemu-kprobe/nicall.c \
 	tools/vm-demo
 
 ## bench/run-nfs (ls -lR over NFS in this rig's VM; a benchmark, not a test).
