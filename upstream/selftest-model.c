@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * upstream/selftest-model.c: a userspace model of getdentsplus(2) as the
+ * series documents it (getdents64 + statx + lgetxattr, positions moved
+ * back with lseek), for running the series' kselftest on a kernel without
+ * the call, to check the test's own logic.  Not part of the series, and
+ * no evidence about the kernel code: see upstream/README.md.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <linux/getdentsplus.h>
+#include <linux/stat.h>
+
+long __real_syscall(long nr, ...);
+
+#define HDR	offsetof(struct getdentsplus_entry, name)
+#define RECLEN(n) ((HDR + (n) + 1 + 7) & ~(size_t)7)
+#define ALLA	0xf
+
+struct d64 {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+/** Can @len bytes at @p be read (a stand-in for "written")? */
+static int writable(const void *p, size_t len)
+{
+	int fds[2], ok;
+
+	if (pipe2(fds, O_NONBLOCK))
+		return 0;
+	ok = write(fds[1], p, len) == (ssize_t)len;
+	close(fds[0]);
+	close(fds[1]);
+	return ok;
+}
+
+/** xattr presence: -1 absent, 0 empty, 1 there, -2 other error. */
+static int xs(int dfd, const char *name, const char *x)
+{
+	char path[4200];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dfd, name);
+	n = lgetxattr(path, x, NULL, 0);
+	if (n < 0)
+		return errno == ENODATA || errno == EOPNOTSUPP ? -1 : -2;
+	return n > 0;
+}
+
+/** Fill one record as the kernel would. */
+static void fill(int dfd, const struct d64 *d, struct getdentsplus_entry *r,
+		 const struct getdentsplus_req *req, unsigned int flags)
+{
+	size_t nl = strlen(d->name);
+	int at = AT_SYMLINK_NOFOLLOW, s;
+	struct statx sx;
+
+	memset(r, 0, RECLEN(nl));
+	r->d_ino = d->ino;
+	r->d_off = d->off;
+	r->reclen = RECLEN(nl);
+	r->namelen = nl;
+	r->d_type = d->type;
+	r->name_off = HDR;
+	memcpy(r->name, d->name, nl);
+	if (!strcmp(d->name, "..")) {
+		r->flags = GETDENTSPLUS_REC_UNRESOLVED;
+		r->attr_unknown = ALLA;
+		return;
+	}
+	if (statx(dfd, d->name, at, req->statx_mask, &sx)) {
+		r->error = errno;
+		r->attr_unknown = ALLA;
+		return;
+	}
+	if ((flags & GETDENTSPLUS_FOLLOW) && S_ISLNK(sx.stx_mode)) {
+		r->flags = GETDENTSPLUS_REC_UNRESOLVED;
+		r->attr_unknown = ALLA;
+		return;
+	}
+	r->stx = sx;
+	r->attr_unknown = ALLA & ~req->attr_mask;
+	if (req->attr_mask & 1) {
+		s = xs(dfd, d->name, "system.posix_acl_access");
+		if (s == 1)
+			r->attr |= 1;
+		else if (s == -2)
+			r->attr_unknown |= 1;
+	}
+	if ((req->attr_mask & 2) && S_ISDIR(sx.stx_mode)) {
+		s = xs(dfd, d->name, "system.posix_acl_default");
+		if (s >= 0)
+			r->attr |= 2;
+		else if (s == -2)
+			r->attr_unknown |= 2;
+	}
+	if (req->attr_mask & 4) {
+		s = (flags & GETDENTSPLUS_CACHED) ? -2 :
+		    xs(dfd, d->name, "security.selinux");
+		if (s == 1)
+			r->attr |= 4;
+		else if (s == -2)
+			r->attr_unknown |= 4;
+	}
+	if (req->attr_mask & 8) {
+		s = (flags & GETDENTSPLUS_CACHED) ? -2 :
+		    xs(dfd, d->name, "security.capability");
+		if (s >= 0)
+			r->attr |= 8;
+		else if (s == -2)
+			r->attr_unknown |= 8;
+	}
+}
+
+/** The model. */
+static long emu(int fd, const struct getdentsplus_req *ureq, char *buf,
+		size_t size, unsigned int flags)
+{
+	static char d64buf[65536];
+	struct getdentsplus_req req;
+	struct getdentsplus_entry *rec;
+	uint32_t usize;
+	size_t done = 0;
+	off_t pos;
+	struct stat st;
+	long n;
+	int fl;
+
+	if (flags & ~0x3fu)
+		return errno = EINVAL, -1;
+	if ((flags & 4) && (flags & 8))
+		return errno = EINVAL, -1;
+	if (!ureq || !writable(ureq, 4))
+		return errno = EFAULT, -1;
+	usize = ureq->size;
+	if (usize > 4096)
+		return errno = E2BIG, -1;
+	if (usize < GETDENTSPLUS_REQ_SIZE_VER0)
+		return errno = EINVAL, -1;
+	if (!writable(ureq, usize))
+		return errno = EFAULT, -1;
+	for (uint32_t i = sizeof(req); i < usize; i++)
+		if (((const char *)ureq)[i])
+			return errno = E2BIG, -1;
+	memcpy(&req, ureq, sizeof(req));
+	if (req.__spare || (req.statx_mask & STATX__RESERVED) ||
+	    (req.attr_mask & ~ALLA))
+		return errno = EINVAL, -1;
+	if (size < RECLEN(1))
+		return errno = EINVAL, -1;
+	if ((unsigned long)buf + size < (unsigned long)buf ||
+	    (unsigned long)buf + size > 0x7ffffffff000UL)
+		return errno = EFAULT, -1;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || (fl & O_PATH))
+		return errno = EBADF, -1;
+	if (fstat(fd, &st))
+		return -1;
+	if (!S_ISDIR(st.st_mode))
+		return errno = ENOTDIR, -1;
+
+	rec = malloc(RECLEN(4096));
+	pos = lseek(fd, 0, SEEK_CUR);
+	n = __real_syscall(SYS_getdents64, fd, d64buf, sizeof(d64buf));
+	if (n < 0) {
+		free(rec);
+		return -1;
+	}
+	for (long p = 0; p < n;) {
+		struct d64 *d = (void *)(d64buf + p);
+		size_t rl = RECLEN(strlen(d->name));
+
+		if ((flags & GETDENTSPLUS_SKIP_DOTS) &&
+		    (!strcmp(d->name, ".") || !strcmp(d->name, ".."))) {
+			pos = d->off;
+			p += d->reclen;
+			continue;
+		}
+		if (done + rl > size) {
+			if (!done) {
+				lseek(fd, pos, SEEK_SET);
+				free(rec);
+				return errno = EINVAL, -1;
+			}
+			break;
+		}
+		if (!writable(buf + done, rl)) {
+			if (!done) {
+				lseek(fd, pos, SEEK_SET);
+				free(rec);
+				return errno = EFAULT, -1;
+			}
+			break;
+		}
+		fill(fd, d, rec, &req, flags);
+		memcpy(buf + done, rec, rl);
+		done += rl;
+		pos = d->off;
+		p += d->reclen;
+	}
+	lseek(fd, pos, SEEK_SET);
+	free(rec);
+	return done;
+}
+
+/** Dispatch: the model for 472, the real call otherwise. */
+long __wrap_syscall(long nr, long a1, long a2, long a3, long a4, long a5,
+		    long a6)
+{
+	if (nr == 472)
+		return emu(a1, (void *)a2, (void *)a3, a4, a5);
+	return __real_syscall(nr, a1, a2, a3, a4, a5, a6);
+}
