@@ -586,13 +586,17 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		ret = -EINTR;
 		goto err_fdput;
 	}
+	/*
+	 * Sizes the caller chooses: a failure is the caller's ENOMEM, not a
+	 * kernel warning with a stack trace (__GFP_NOWARN).
+	 */
 	ret = -ENOMEM;
 	rec = kmalloc(min_t(size_t, size, GDP_RECLEN(GDP_NAME_MAX)),
-		      GFP_KERNEL_ACCOUNT);
+		      GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!rec)
 		goto err_unlock;
 	st.cap = gdp_stage_cap(size);
-	st.buf = kvmalloc(st.cap, GFP_KERNEL_ACCOUNT);
+	st.buf = kvmalloc(st.cap, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!st.buf)
 		goto err_free_rec;
 	st.ubuf = ubuf;
