@@ -8,6 +8,10 @@
 ## python3 in the initramfs) with LSPLUS_BACKEND=getdentsplus, the backend
 ## tests/gnu/diff-getdentsplus.test cannot test on the host
 ## (tests/kmod/vm-gnudiff.sh; ~4 more minutes under TCG).
+## The issue 12 checks (vm-compat-tests.sh): an i386 build of src/ls
+## (build-ls32: gcc -m32, static, cached in tests/kmod/work-ls32) with the
+## getdentsplus backend, a FUSE server of our own that stalls a LOOKUP
+## (gdp-fuse-test: the position lock), and src/ls with kprobes disabled.
 ## tests/kmod/dkms.test installs the module with DKMS into private trees.
 ## tests/kmod/nfs-vm.test boots the VM with the kernel NFS server and client
 ## (ext4 fixture exported, mounted NFSv3 and NFSv4.2): exact RPC counts per
@@ -57,6 +61,9 @@ EXTRA_DIST += \
 	tests/kmod/gdp-test.c \
 	tests/kmod/gdp-review-test.c \
 	tests/kmod/gdp-compat-arm.c \
+	tests/kmod/gdp-fuse-test.c \
+	tests/kmod/build-ls32 \
+	tests/kmod/vm-compat-tests.sh \
 	tests/kmod/vm-review-tests.sh \
 	tests/kmod/vm-gnudiff.sh \
 	tests/kmod/nfs-vm.test \

@@ -12,11 +12,12 @@ M=/mnt/tmp/tree
 LS=/opt/lsplus/ls
 export LC_ALL=C TZ=UTC
 
-# Sections to run: lsplus.tests=core,rmmod,review,gnudiff,e2e on the kernel
-# command line (LSPLUS_VM_APPEND on the host); default all of these.
+# Sections to run: lsplus.tests=core,rmmod,review,gnudiff,ls32,fposlock,
+# nokprobes,e2e on the kernel command line (LSPLUS_VM_APPEND on the
+# host); default all of these.
 # rmmod-cycles (only when named: vm-rmmod.test) unloads and reloads the
 # module under syscall load; it needs QEMU with one TCG thread.
-sections=core,rmmod,review,gnudiff,e2e
+sections=core,rmmod,review,gnudiff,ls32,fposlock,nokprobes,e2e
 for a in $(cat /proc/cmdline); do
 	case $a in lsplus.tests=*) sections=${a#*=} ;; esac
 done
@@ -252,6 +253,15 @@ if want gnudiff; then
 	module_loaded || { insmod /getdentsplus.ko; check $? "insmod before the GNU differential suite"; }
 	sh /vm-gnudiff.sh
 fi
+
+# ---- issue 12: an i386 src/ls, the position lock over a stalled FUSE
+# server, kprobes disabled (vm-compat-tests.sh) ----------------------
+for s in ls32 fposlock nokprobes; do
+	want $s || continue
+	module_loaded || { insmod /getdentsplus.ko; check $? "insmod before $s"; }
+	sh /vm-compat-tests.sh $s
+done
+module_loaded || { insmod /getdentsplus.ko; check $? "insmod after the issue 12 checks"; }
 want e2e || exit 0
 
 # ---- end to end with src/ls ----------------------------------------

@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tests/kmod/gdp-fuse-test.c: getdentsplus over a FUSE filesystem that
+ * stalls (issue 12, finding 6: the directory's position lock).
+ *
+ *   gdp-fuse-test fposlock MNT
+ *
+ * Mounts a tiny read-only FUSE filesystem of its own on MNT (the raw
+ * /dev/fuse protocol, served by a thread of this program: no libfuse):
+ * a root directory with "alpha" (file), "stall" (file) and "omega" (dir).
+ * The LOOKUP of "stall" is not answered until the test says so, like an
+ * NFS server that stopped answering.
+ *
+ * Thread A calls getdentsplus (the ioctl, so that the check does not
+ * depend on kprobes) on an open fd of the root: it reads the directory,
+ * then blocks in the per-entry phase on that LOOKUP.  Thread B then calls
+ * lseek(fd, 0, SEEK_SET) and getdents64(fd) on the same open file.
+ * getdents64 holds the position lock (f_pos_lock) only for the read, and
+ * so must getdentsplus: B must finish while A is still blocked.  A module
+ * that holds the lock through the per-entry phase makes B wait for A.
+ * Once released, A's records must be right (inode, type, mode, size of
+ * every entry).  TAP lines without numbers, like gdp-test; built like it
+ * (static, -I kernel-module/include/uapi); run by vm-compat-tests.sh.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <linux/fuse.h>
+#include <linux/getdentsplus.h>
+
+/* How long a thread may take for something that should be immediate. */
+#define WAIT_MS 10000
+
+static int failures;
+
+/** Print one TAP line ("ok - ..." / "not ok - ..."); returns @ok. */
+static int tap(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s - ", ok ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		failures++;
+	return ok;
+}
+
+/** Milliseconds of CLOCK_MONOTONIC. */
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* ---- the filesystem ------------------------------------------------ */
+
+struct node {
+	const char *name;
+	uint64_t ino;
+	uint32_t mode;
+	uint64_t size;
+};
+
+/* The root first; the rest are its entries, in READDIR order. */
+static const struct node nodes[] = {
+	{ ".", FUSE_ROOT_ID, S_IFDIR | 0755, 4096 },
+	{ "alpha", 2, S_IFREG | 0644, 11 },
+	{ "stall", 3, S_IFREG | 0600, 3333 },
+	{ "omega", 4, S_IFDIR | 0750, 4096 },
+};
+#define NNODES (sizeof nodes / sizeof nodes[0])
+
+/* State shared by the server thread and the test. */
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int fuse_fd = -1;
+static int release_pipe[2] = { -1, -1 };
+static int stall_armed;		/* the next LOOKUP of "stall" is held */
+static uint64_t stall_unique;	/* the held request (0: none) */
+static int stall_seen;		/* a LOOKUP of "stall" was held */
+static int server_error;	/* errno of the server's last failure */
+
+/** The node with inode number @ino, or NULL. */
+static const struct node *node_by_ino(uint64_t ino)
+{
+	for (size_t i = 0; i < NNODES; i++)
+		if (nodes[i].ino == ino)
+			return &nodes[i];
+	return NULL;
+}
+
+/** Fill a fuse_attr for node @n. */
+static void fill_attr(struct fuse_attr *a, const struct node *n)
+{
+	memset(a, 0, sizeof *a);
+	a->ino = n->ino;
+	a->size = n->size;
+	a->blocks = (n->size + 511) / 512;
+	a->atime = a->mtime = a->ctime = 1700000000;
+	a->mode = n->mode;
+	a->nlink = S_ISDIR(n->mode) ? 2 : 1;
+	a->blksize = 4096;
+}
+
+/** Send a reply: header with @error and @len payload bytes; -1/errno. */
+static int reply(uint64_t unique, int error, const void *data, size_t len)
+{
+	struct fuse_out_header h = {
+		.len = sizeof h + len, .error = error, .unique = unique,
+	};
+	struct iovec iov[2] = {
+		{ &h, sizeof h }, { (void *)data, len },
+	};
+
+	if (writev(fuse_fd, iov, len ? 2 : 1) < 0) {
+		/* ENOENT: the request was interrupted and is gone. */
+		if (errno != ENOENT)
+			server_error = errno;
+		return -1;
+	}
+	return 0;
+}
+
+/** Reply to a LOOKUP with node @n (attributes valid for 0 s). */
+static int reply_entry(uint64_t unique, const struct node *n)
+{
+	struct fuse_entry_out e;
+
+	memset(&e, 0, sizeof e);
+	e.nodeid = n->ino;
+	e.generation = 1;
+	e.entry_valid = 60;
+	fill_attr(&e.attr, n);
+	return reply(unique, 0, &e, sizeof e);
+}
+
+/** Answer READDIR from position @off with at most @size bytes. */
+static int do_readdir(uint64_t unique, uint64_t off, uint32_t size)
+{
+	char buf[4096];
+	size_t used = 0;
+
+	/* Entries: ".", "..", then nodes[1..]: positions 0..NNODES. */
+	for (uint64_t i = off; i < NNODES + 1; i++) {
+		const char *name = i == 0 ? "." : i == 1 ? ".." : nodes[i - 1].name;
+		const struct node *n = i < 2 ? &nodes[0] : &nodes[i - 1];
+		size_t nlen = strlen(name);
+		size_t rl = FUSE_DIRENT_ALIGN(FUSE_NAME_OFFSET + nlen);
+		struct fuse_dirent *d = (void *)(buf + used);
+
+		if (used + rl > size || used + rl > sizeof buf)
+			break;
+		memset(d, 0, rl);
+		d->ino = n->ino;
+		d->off = i + 1;
+		d->namelen = nlen;
+		d->type = S_ISDIR(n->mode) ? DT_DIR : DT_REG;
+		memcpy(d->name, name, nlen);
+		used += rl;
+	}
+	return reply(unique, 0, buf, used);
+}
+
+/** Handle one request of @len bytes in @buf. */
+static void handle(const char *buf, size_t len)
+{
+	const struct fuse_in_header *in = (const void *)buf;
+	const void *arg = buf + sizeof *in;
+
+	if (len < sizeof *in)
+		return;
+	switch (in->opcode) {
+	case FUSE_INIT: {
+		const struct fuse_init_in *ii = arg;
+		struct fuse_init_out o;
+
+		memset(&o, 0, sizeof o);
+		o.major = FUSE_KERNEL_VERSION;
+		o.minor = ii->minor < 31 ? ii->minor : 31;
+		o.max_readahead = ii->max_readahead;
+		o.max_background = 16;
+		o.congestion_threshold = 12;
+		o.max_write = 65536;
+		o.time_gran = 1;
+		/* Without it the kernel serialises LOOKUP and READDIR of one
+		 * directory on a mutex of its own (fuse_lock_inode): B would
+		 * wait for A whatever the module does. */
+		o.flags = ii->flags & FUSE_PARALLEL_DIROPS;
+		reply(in->unique, 0, &o, sizeof o);
+		break;
+	}
+	case FUSE_LOOKUP: {
+		const char *name = arg;
+		const struct node *n = NULL;
+
+		for (size_t i = 1; i < NNODES && in->nodeid == FUSE_ROOT_ID; i++)
+			if (!strcmp(nodes[i].name, name))
+				n = &nodes[i];
+		if (!n) {
+			reply(in->unique, -ENOENT, NULL, 0);
+			break;
+		}
+		pthread_mutex_lock(&mu);
+		if (n->ino == 3 && stall_armed) {
+			stall_armed = 0;
+			stall_unique = in->unique;
+			stall_seen = 1;
+			pthread_cond_broadcast(&cv);
+			pthread_mutex_unlock(&mu);
+			break;	/* answered by release_stall() */
+		}
+		pthread_mutex_unlock(&mu);
+		reply_entry(in->unique, n);
+		break;
+	}
+	case FUSE_GETATTR: {
+		const struct node *n = node_by_ino(in->nodeid);
+		struct fuse_attr_out o;
+
+		if (!n) {
+			reply(in->unique, -ENOENT, NULL, 0);
+			break;
+		}
+		memset(&o, 0, sizeof o);
+		fill_attr(&o.attr, n);
+		reply(in->unique, 0, &o, sizeof o);
+		break;
+	}
+	case FUSE_OPENDIR: {
+		struct fuse_open_out o;
+
+		memset(&o, 0, sizeof o);
+		o.fh = 1;
+		reply(in->unique, 0, &o, sizeof o);
+		break;
+	}
+	case FUSE_READDIR: {
+		const struct fuse_read_in *r = arg;
+
+		do_readdir(in->unique, r->offset, r->size);
+		break;
+	}
+	case FUSE_RELEASEDIR:
+	case FUSE_DESTROY:
+		reply(in->unique, 0, NULL, 0);
+		break;
+	case FUSE_FORGET:
+	case FUSE_BATCH_FORGET:
+	case FUSE_INTERRUPT:
+		break;		/* no reply */
+	default:
+		/* GETXATTR, ACCESS, STATFS, ...: not implemented. */
+		reply(in->unique, -ENOSYS, NULL, 0);
+		break;
+	}
+}
+
+/** Answer the held LOOKUP (from the server thread). */
+static void answer_held(void)
+{
+	uint64_t u;
+
+	pthread_mutex_lock(&mu);
+	u = stall_unique;
+	stall_unique = 0;
+	pthread_mutex_unlock(&mu);
+	if (u)
+		reply_entry(u, &nodes[2]);
+}
+
+/** The server thread: requests until the filesystem is unmounted. */
+static void *server(void *unused)
+{
+	static char buf[FUSE_MIN_READ_BUFFER + 65536 + 4096];
+
+	(void)unused;
+	for (;;) {
+		struct pollfd p[2] = {
+			{ .fd = fuse_fd, .events = POLLIN },
+			{ .fd = release_pipe[0], .events = POLLIN },
+		};
+		ssize_t n;
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			server_error = errno;
+			break;
+		}
+		if (p[1].revents & POLLIN) {
+			char c;
+
+			if (read(release_pipe[0], &c, 1) == 1)
+				answer_held();
+		}
+		if (!(p[0].revents & (POLLIN | POLLERR | POLLHUP)))
+			continue;
+		n = read(fuse_fd, buf, sizeof buf);
+		if (n < 0) {
+			if (errno == EINTR || errno == ENOENT || errno == EAGAIN)
+				continue;
+			if (errno != ENODEV)	/* ENODEV: unmounted */
+				server_error = errno;
+			break;
+		}
+		handle(buf, n);
+	}
+	return NULL;
+}
+
+/* ---- the test ------------------------------------------------------ */
+
+static int dfd = -1;
+static int gdp_dev = -1;
+static char a_buf[65536] __attribute__((aligned(8)));
+static long a_ret;
+static int a_errno;
+static int a_done, b_done;
+static long long a_end_ms, b_start_ms, b_end_ms;
+static long b_count;
+static int b_errno;
+
+/** Thread A: one getdentsplus call (the ioctl) on dfd. */
+static void *thread_a(void *unused)
+{
+	struct getdentsplus_args args;
+
+	(void)unused;
+	memset(&args, 0, sizeof args);
+	args.dirfd = dfd;
+	args.buf = (uintptr_t)a_buf;
+	args.size = sizeof a_buf;
+	args.statx_mask = STATX_BASIC_STATS;
+	/* The version 1 number: accepted by every module version. */
+	a_ret = ioctl(gdp_dev, GETDENTSPLUS_IOC_V1, &args);
+	a_errno = errno;
+	pthread_mutex_lock(&mu);
+	a_done = 1;
+	a_end_ms = now_ms();
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+	return NULL;
+}
+
+/** Thread B: lseek to 0 and getdents64 on the same open file. */
+static void *thread_b(void *unused)
+{
+	static char buf[8192] __attribute__((aligned(8)));
+	long count = 0;
+	long n;
+
+	(void)unused;
+	b_start_ms = now_ms();
+	if (lseek(dfd, 0, SEEK_SET) != 0) {
+		b_errno = errno;
+		count = -1;
+		goto out;
+	}
+	while ((n = syscall(SYS_getdents64, dfd, buf, sizeof buf)) > 0) {
+		for (long o = 0; o < n;) {
+			struct dirent64 *d = (void *)(buf + o);
+
+			count++;
+			o += d->d_reclen;
+		}
+	}
+	if (n < 0) {
+		b_errno = errno;
+		count = -1;
+	}
+out:
+	pthread_mutex_lock(&mu);
+	b_count = count;
+	b_done = 1;
+	b_end_ms = now_ms();
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+	return NULL;
+}
+
+/** Wait until *@flag is set or @ms pass; returns the flag. */
+static int wait_flag(int *flag, long ms)
+{
+	struct timespec ts;
+	int r;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&mu);
+	while (!*flag)
+		if (pthread_cond_timedwait(&cv, &mu, &ts))
+			break;
+	r = *flag;
+	pthread_mutex_unlock(&mu);
+	return r;
+}
+
+/** Release the held LOOKUP. */
+static void release_stall(void)
+{
+	char c = 1;
+
+	if (write(release_pipe[1], &c, 1) != 1)
+		perror("gdp-fuse-test: release");
+}
+
+/** Check A's records against the filesystem's nodes; 1 when right. */
+static int check_a_records(char *why, size_t whylen)
+{
+	int seen[NNODES] = { 0 };
+	long nrec = 0;
+
+	if (a_ret <= 0) {
+		snprintf(why, whylen, "returned %ld (%s)", a_ret,
+			 a_ret < 0 ? strerror(a_errno) : "no records");
+		return 0;
+	}
+	for (long o = 0; o < a_ret;) {
+		struct getdentsplus_entry *e = (void *)(a_buf + o);
+		const char *name = e->name_off ? (char *)e + e->name_off : e->name;
+		const struct node *n = NULL;
+
+		if (e->reclen < GETDENTSPLUS_ENTRY_MIN || o + e->reclen > a_ret) {
+			snprintf(why, whylen, "bad reclen %u at %ld", e->reclen, o);
+			return 0;
+		}
+		o += e->reclen;
+		nrec++;
+		if (!strcmp(name, ".") || !strcmp(name, ".."))
+			continue;
+		for (size_t i = 1; i < NNODES; i++)
+			if (!strcmp(nodes[i].name, name))
+				n = &nodes[i];
+		if (!n) {
+			snprintf(why, whylen, "unknown name '%s'", name);
+			return 0;
+		}
+		seen[n - nodes]++;
+		if (e->error || e->flags || e->d_ino != n->ino ||
+		    e->stx.stx_ino != n->ino || e->stx.stx_mode != n->mode ||
+		    e->stx.stx_size != n->size ||
+		    e->d_type != (S_ISDIR(n->mode) ? DT_DIR : DT_REG)) {
+			snprintf(why, whylen,
+				 "'%s': error %d flags %#x ino %llu/%llu mode %#o size %llu type %u",
+				 name, e->error, e->flags, (unsigned long long)e->d_ino,
+				 (unsigned long long)e->stx.stx_ino, e->stx.stx_mode,
+				 (unsigned long long)e->stx.stx_size, e->d_type);
+			return 0;
+		}
+	}
+	for (size_t i = 1; i < NNODES; i++)
+		if (seen[i] != 1) {
+			snprintf(why, whylen, "'%s' seen %d times", nodes[i].name, seen[i]);
+			return 0;
+		}
+	snprintf(why, whylen, "%ld records", nrec);
+	return 1;
+}
+
+/** The fposlock test on mount point @mnt; returns the exit status. */
+static int cmd_fposlock(const char *mnt)
+{
+	pthread_t srv, ta, tb;
+	char opts[128];
+	char why[256];
+	long long t_stall, b_ms;
+	int b_first;
+
+	gdp_dev = open(GETDENTSPLUS_DEVICE, O_RDWR | O_CLOEXEC);
+	if (gdp_dev < 0) {
+		tap(0, "fuse-fposlock: open %s: %s", GETDENTSPLUS_DEVICE, strerror(errno));
+		return 1;
+	}
+	fuse_fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (fuse_fd < 0 || pipe(release_pipe) < 0) {
+		tap(0, "fuse-fposlock: open /dev/fuse: %s", strerror(errno));
+		return 1;
+	}
+	mkdir(mnt, 0755);
+	snprintf(opts, sizeof opts, "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other",
+		 fuse_fd);
+	if (mount("gdp-fuse", mnt, "fuse.gdp-fuse", MS_NOSUID | MS_NODEV, opts) < 0) {
+		tap(0, "fuse-fposlock: mount FUSE on %s: %s", mnt, strerror(errno));
+		return 1;
+	}
+	if (pthread_create(&srv, NULL, server, NULL)) {
+		tap(0, "fuse-fposlock: server thread");
+		umount2(mnt, MNT_DETACH);
+		return 1;
+	}
+	dfd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		tap(0, "fuse-fposlock: open %s: %s", mnt, strerror(errno));
+		goto unmount;
+	}
+
+	pthread_mutex_lock(&mu);
+	stall_armed = 1;
+	pthread_mutex_unlock(&mu);
+	pthread_create(&ta, NULL, thread_a, NULL);
+	if (!tap(wait_flag(&stall_seen, WAIT_MS) && !a_done,
+		 "fuse-fposlock: getdentsplus (thread A) blocks in the per-entry phase on the "
+		 "FUSE LOOKUP of 'stall' (the server holds it)")) {
+		release_stall();
+		pthread_join(ta, NULL);
+		goto close;
+	}
+	t_stall = now_ms();
+	pthread_create(&tb, NULL, thread_b, NULL);
+	wait_flag(&b_done, WAIT_MS);
+	pthread_mutex_lock(&mu);
+	b_first = b_done && !a_done;
+	pthread_mutex_unlock(&mu);
+	release_stall();
+	pthread_join(tb, NULL);
+	pthread_join(ta, NULL);
+	b_ms = b_end_ms - b_start_ms;
+	printf("# B (lseek + getdents64) took %lld ms; A was released %lld ms after it "
+	       "stalled and returned %lld ms after B\n",
+	       b_ms, now_ms() - t_stall, a_end_ms - b_end_ms);
+	tap(b_first,
+	    "fuse-fposlock: lseek(fd, 0) + getdents64 on the same open file (thread B) "
+	    "finished while A was still blocked (B: %lld ms%s)",
+	    b_ms, b_first ? "" : ", only after A was released: the position lock was held");
+	tap(b_count == (long)NNODES + 1, "fuse-fposlock: B's getdents64 read %ld entries "
+	    "(want %zu)%s%s", b_count, NNODES + 1, b_count < 0 ? ": " : "",
+	    b_count < 0 ? strerror(b_errno) : "");
+	tap(check_a_records(why, sizeof why),
+	    "fuse-fposlock: A's records once released: every entry once, inode, type, "
+	    "mode and size right (%s)", why);
+close:
+	close(dfd);
+unmount:
+	if (umount2(mnt, 0) < 0 && umount2(mnt, MNT_DETACH) < 0)
+		tap(0, "fuse-fposlock: umount %s: %s", mnt, strerror(errno));
+	close(fuse_fd);		/* the server sees ENODEV at the latest now */
+	pthread_join(srv, NULL);
+	if (server_error)
+		tap(0, "fuse-fposlock: FUSE server: %s", strerror(server_error));
+	return failures ? 1 : 0;
+}
+
+/** Entry point: gdp-fuse-test fposlock MNT. */
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "fposlock"))
+		return cmd_fposlock(argv[2]);
+	fprintf(stderr, "usage: gdp-fuse-test fposlock MNT\n");
+	return 2;
+}
