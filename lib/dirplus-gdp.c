@@ -211,12 +211,16 @@ gdp_call (struct dirplus_dir *d, unsigned int mask, unsigned int flags)
                                               __ATOMIC_ACQUIRE);
   long n = call (d->fd, d->buf, d->bufsize, mask, flags);
   __atomic_fetch_add (&dirplus_counters.batch_calls, 1, __ATOMIC_RELAXED);
-  if (n < 0 && errno == ENOSYS && call == gdp_syscall
-      && switch_to_ioctl () == 0)
+  if (n < 0 && errno == ENOSYS && call == gdp_syscall)
     {
-      n = gdp_ioctl (d->fd, d->buf, d->bufsize, mask, flags);
-      __atomic_fetch_add (&dirplus_counters.batch_calls, 1,
-                          __ATOMIC_RELAXED);
+      if (switch_to_ioctl () == 0)
+        {
+          n = gdp_ioctl (d->fd, d->buf, d->bufsize, mask, flags);
+          __atomic_fetch_add (&dirplus_counters.batch_calls, 1,
+                              __ATOMIC_RELAXED);
+        }
+      else
+        errno = ENOSYS;	/* not the failed open's ENOENT */
     }
   return n;
 }

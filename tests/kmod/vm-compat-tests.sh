@@ -214,11 +214,9 @@ sec_nokprobes() {
 	rmmod getdentsplus && insmod /getdentsplus.ko device=0
 	check $? "nokprobes: insmod device=0"
 	nr=$(cat $NR_PATH)
-	# TODO: lib/dirplus-gdp.c's gdp_call() returns the failed open's
-	# ENOENT, not ENOSYS, when the ioctl is not there either: gdp_read()
-	# then ends the directory (listed empty, status 0) instead of
-	# reading it with getdents64 + statx.  Drop the marker with the fix.
-	todo="# TODO the library loses ENOSYS when /dev/getdentsplus is absent"
+	# (Before the fix gdp_call() returned the failed open's ENOENT:
+	# the remaining directories were listed empty, status 0.)
+	todo=
 	midrun "device=0" "$todo"
 	nr_calls "$nr" /tmp/mid.trace >/tmp/mid.nr
 	ok_nr=$(grep -vc 'ENOSYS' /tmp/mid.nr)
