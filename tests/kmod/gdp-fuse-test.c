@@ -559,8 +559,13 @@ close:
 unmount:
 	if (umount2(mnt, 0) < 0 && umount2(mnt, MNT_DETACH) < 0)
 		tap(0, "fuse-fposlock: umount %s: %s", mnt, strerror(errno));
-	close(fuse_fd);		/* the server sees ENODEV at the latest now */
-	pthread_join(srv, NULL);
+	/*
+	 * Not joined: a server thread blocked in read() is not woken by
+	 * close(), and a lazily detached mount keeps the connection up; it
+	 * ends with the process (a join hung the test after every check
+	 * had passed, in one run of three).
+	 */
+	close(fuse_fd);
 	if (server_error)
 		tap(0, "fuse-fposlock: FUSE server: %s", strerror(server_error));
 	return failures ? 1 : 0;
