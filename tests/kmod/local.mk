@@ -55,6 +55,8 @@ EXTRA_DIST += \
 	tests/kmod/gdp-test.c \
 	tests/kmod/gdp-review-test.c \
 	tests/kmod/gdp-compat-arm.c \
+	tests/kmod/gdp-fuzz.c \
+	tests/kmod/vm-fault-tests.sh \
 	tests/kmod/vm-review-tests.sh \
 	tests/kmod/vm-gnudiff.sh \
 	tests/kmod/nfs-vm.test \
