@@ -635,12 +635,14 @@ static void *caller_main(void *arg)
 		if (chance(&me->rng, 10))
 			lseek(c.fd, 0, SEEK_SET);
 		memset(a.base, 0xa5, a.rw);
-		if (me->failfd >= 0 && fault_mode)
-			pwrite(me->failfd, "1", 1, 0);
+		if (me->failfd >= 0 && pwrite(me->failfd, "1", 1, 0) != 1)
+			continue;
 		ret = do_call(&c, dev, nr, &a);
 		e = errno;
-		if (me->failfd >= 0 && fault_mode)
-			pwrite(me->failfd, "0", 1, 0);
+		/* The write may fail itself (an injected fault): retry it. */
+		for (int i = 0; me->failfd >= 0 && i < 1000; i++)
+			if (pwrite(me->failfd, "0", 1, 0) == 1)
+				break;
 		atomic_fetch_add(&sh->calls[c.via], 1);
 		atomic_fetch_add(&sh->caller_calls[me->slot], 1);
 		check_result(&c, ret, e, &a);

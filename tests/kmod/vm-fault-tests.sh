@@ -29,8 +29,10 @@ export LC_ALL=C
 
 ok() { echo "ok - fault: $*"; }
 notok() { echo "not ok - fault: $*"; }
-skip() { echo "ok - fault: $1 # SKIP: no fault injection in this kernel ($2)"; }
-mountpoint -q $D || mount -t debugfs debugfs $D 2>/dev/null
+skip() { # CHECK WHY [WHAT]: WHAT defaults to "fault injection"
+	echo "ok - fault: $1 # SKIP: no ${3:-fault injection} in this kernel ($2)"
+}
+grep -q " $D debugfs " /proc/mounts || mount -t debugfs debugfs $D 2>/dev/null
 
 # arm KNOB PERCENT: fail at random, only in tasks with make-it-fail set.
 arm() {
@@ -65,11 +67,16 @@ total() { # NAME KEY: a number from gdp-fuzz's totals line
 	tr ' ' '\n' </tmp/fault-$1.totals | sed -n "s/^$2=//p"
 }
 
-# ---- kmemleak: start from a clean list ----------------------------------
+# ---- kmemleak: what it already reports (not this pass's; the list is
+# not cleared, the end of the run reports those) -------------------------
 K=$D/kmemleak
+suspects() { sed -n 's/^unreferenced object \(0x[0-9a-f]*\).*/\1/p' $K | sort; }
+: >/tmp/kmemleak.before
 if [ -w $K ]; then
 	echo scan >$K
-	echo clear >$K
+	suspects >/tmp/kmemleak.before
+	[ -s /tmp/kmemleak.before ] &&
+		echo "# kmemleak: $(wc -l </tmp/kmemleak.before) suspects from before the fault pass (not counted here)"
 fi
 slab0=$(sed -n 's/^Slab: *\([0-9]*\).*/\1/p' /proc/meminfo)
 
@@ -122,17 +129,27 @@ rm -rf /mnt/tmp/fault
 # ---- kmemleak --------------------------------------------------------------
 # leaks WHAT: two scans (an object must be older than 5 s to be reported)
 # and nothing on the list.
+# and nothing on the list that was not there before this pass.
 leaks() {
 	echo scan >$K
 	sleep 6
 	echo scan >$K
-	cat $K >/tmp/kmemleak.txt
-	if [ -s /tmp/kmemleak.txt ]; then
-		notok "kmemleak reports nothing $1 ($(grep -c '^unreferenced object' /tmp/kmemleak.txt) objects)"
-		head -n 40 /tmp/kmemleak.txt | sed 's/^/# kmemleak: /'
-		echo clear >$K
+	if [ -s /tmp/kmemleak.before ]; then
+		suspects | grep -vxF -f /tmp/kmemleak.before >/tmp/kmemleak.new
+	else	# busybox grep -v -f EMPTY prints nothing
+		suspects >/tmp/kmemleak.new
+	fi
+	if [ -s /tmp/kmemleak.new ]; then
+		notok "kmemleak reports nothing new $1 ($(wc -l </tmp/kmemleak.new) objects)"
+		cat $K >/tmp/kmemleak.txt
+		for o in $(head -n 3 /tmp/kmemleak.new); do
+			sed -n "/^unreferenced object $o /,/^unreferenced object/p" /tmp/kmemleak.txt |
+				head -n 25 | sed 's/^/# kmemleak: /'
+		done
+		cat /tmp/kmemleak.new /tmp/kmemleak.before | sort >/tmp/kmemleak.all
+		mv /tmp/kmemleak.all /tmp/kmemleak.before
 	else
-		ok "kmemleak reports nothing $1"
+		ok "kmemleak reports nothing new $1"
 	fi
 }
 if [ -w $K ]; then
@@ -140,7 +157,7 @@ if [ -w $K ]; then
 	leaks "after the fault passes"
 	echo "# --- kmemleak scans: $(($(date +%s) - s)) s"
 else
-	skip kmemleak "no $K"
+	skip kmemleak "no $K" kmemleak
 fi
 
 # ---- rmmod: nothing of the module remains ----------------------------------
@@ -164,7 +181,7 @@ if rmmod getdentsplus; then
 	if [ -w $K ]; then
 		leaks "after rmmod"
 	else
-		skip "kmemleak after rmmod" "no $K"
+		skip "kmemleak after rmmod" "no $K" kmemleak
 	fi
 	insmod /getdentsplus.ko || notok "insmod after the fault pass"
 else
