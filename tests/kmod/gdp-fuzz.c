@@ -31,6 +31,7 @@
  * (buffers, expectations, records); the caller; the other tasks; main().
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -385,6 +386,36 @@ static int zero(const void *p, size_t n)
 	return 1;
 }
 
+/**
+ * The stat part of a record without error: only offered mask bits, every
+ * field outside them and every spare zero, the type the directory gave
+ * (names keep their type in the scratch dirs; GDP_FOLLOW may change a
+ * symlink's).  Returns a description of the first problem, or NULL.
+ */
+static const char *bad_stat(const struct getdentsplus_entry *r, unsigned int flags)
+{
+	const struct statx *x = &r->stx;
+	unsigned int t = (x->stx_mode & S_IFMT) >> 12;
+
+	if (x->stx_mask & ~GDP_STATX_SUPPORTED)
+		return "stx_mask has bits the module does not offer";
+	if (x->stx_mnt_id || x->stx_dio_mem_align || x->stx_dio_offset_align ||
+	    x->__spare0[0] || !zero(x->__spare3, sizeof x->__spare3))
+		return "spare or unoffered statx fields not zero";
+	if (x->stx_atime.__reserved || x->stx_btime.__reserved ||
+	    x->stx_ctime.__reserved || x->stx_mtime.__reserved)
+		return "timestamp __reserved not zero";
+	if (!(x->stx_mask & STATX_BTIME) && (x->stx_btime.tv_sec || x->stx_btime.tv_nsec))
+		return "btime filled without STATX_BTIME";
+	if (x->stx_attributes & ~x->stx_attributes_mask ||
+	    !(x->stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
+		return "stx_attributes outside stx_attributes_mask";
+	if ((x->stx_mask & STATX_TYPE) && r->d_type != DT_UNKNOWN && t != r->d_type &&
+	    !((flags & GDP_FOLLOW) && r->d_type == DT_LNK))
+		return "file type differs from d_type";
+	return NULL;
+}
+
 /** Check the N bytes of records at BUF; returns the number of problems. */
 static int check_records(const struct call *c, const char *buf, long n)
 {
@@ -393,6 +424,7 @@ static int check_records(const struct call *c, const char *buf, long n)
 
 	while (pos < n) {
 		const struct getdentsplus_entry *r = (const void *)(buf + pos);
+		const char *why;
 		size_t room, nl;
 
 		if (n - pos < (long)GETDENTSPLUS_ENTRY_MIN || r->reclen < GETDENTSPLUS_ENTRY_MIN ||
@@ -431,11 +463,15 @@ static int check_records(const struct call *c, const char *buf, long n)
 			atomic_fetch_add(&sh->entry_err, 1);
 			if (atomic_fetch_add(&sh->entry_errno[r->error], 1) < 2 &&
 			    r->error != ENOENT && r->error != ELOOP && r->error != EACCES &&
-			    r->error != ENOMEM)
+			    r->error != ENOMEM && r->error != ENAMETOOLONG)
 				note("entry '%.40s%s' (%zu bytes) of fd %d (%s): error %s, flags %#x",
 				     r->name, nl > 40 ? "..." : "", nl, c->fd,
 				     c->fdi >= 0 ? fd_what[c->fdi] : "scratch subdir",
 				     strerrorname_np(r->error), c->flags);
+		} else if ((why = bad_stat(r, c->flags))) {
+			violation(V_RECORD, c, "record '%s': %s (stx_mask %#x mode %#o d_type %u)",
+				  r->name, why, r->stx.stx_mask, r->stx.stx_mode, r->d_type);
+			return 1;
 		}
 		if (c->flags & GDP_SKIP_DOTS && (!strcmp(r->name, ".") || !strcmp(r->name, ".."))) {
 			violation(V_RECORD, c, "'%s' returned with GDP_SKIP_DOTS", r->name);
@@ -843,7 +879,7 @@ static void signal_callers(int ncallers, int sig)
 static void rmmod_task(uint64_t s, const char *ko, int ncallers)
 {
 	while (!atomic_load(&sh->stop)) {
-		int quiet = chance(&s, 50), gone;
+		int quiet = chance(&s, 50), gone, e;
 
 		usleep_(50000 + below(&s, 250000));
 		if (quiet) {
@@ -851,13 +887,14 @@ static void rmmod_task(uint64_t s, const char *ko, int ncallers)
 			usleep_(20000);
 		}
 		gone = syscall(SYS_delete_module, "getdentsplus", O_NONBLOCK) == 0;
+		e = errno;
 		if (quiet)
 			signal_callers(ncallers, SIGCONT);
 		if (gone) {
 			atomic_fetch_add(&sh->unloads, 1);
 		} else {
-			if (errno != EBUSY && errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOENT)
-				note("rmmod: %s", strerror(errno));
+			if (e != EBUSY && e != EAGAIN && e != EWOULDBLOCK && e != ENOENT)
+				note("rmmod: %s", strerror(e));
 			atomic_fetch_add(&sh->rmmod_busy, 1);
 			continue;
 		}
