@@ -15,6 +15,8 @@
  *            [-F] SCRATCH... [-- DIR...]
  *     SCRATCH  directories the churn and mount tasks work in (created)
  *     DIR      more directories to list (fixture, /proc, /sys, /dev)
+ *     -t, -n   stop after SECS seconds (default 60) or CALLS calls in all
+ *     -j       caller processes (default 4, two threads each)
  *     -s       seed (default: from the clock); printed, so a run replays
  *              each task's own sequence of choices (not the interleaving)
  *     -r KO    one task loops rmmod/insmod KO; callers then also accept
@@ -581,7 +583,6 @@ struct caller {
 	int slot;
 	int thread;
 	uint64_t rng;
-	long limit;		/* calls of this thread, 0: no limit */
 	int failfd;		/* /proc/thread-self/make-it-fail (-F) */
 };
 
@@ -640,7 +641,7 @@ static void *caller_main(void *arg)
 	}
 	if (fault_mode)
 		me->failfd = open("/proc/thread-self/make-it-fail", O_WRONLY | O_CLOEXEC);
-	while (!atomic_load(&sh->stop) && (!me->limit || n < me->limit)) {
+	while (!atomic_load(&sh->stop)) {
 		struct call c;
 		int own = -1;
 		long ret;
@@ -701,13 +702,13 @@ static void *caller_main(void *arg)
 static void on_usr1(int sig) { (void)sig; }
 
 /** A caller process: two threads on the same descriptors; exits 0. */
-static void caller_process(int slot, uint64_t gen, long limit)
+static void caller_process(int slot, uint64_t gen)
 {
 	struct caller c[2];
 	pthread_t t;
 
 	for (int i = 0; i < 2; i++) {
-		c[i] = (struct caller){ .slot = slot, .thread = i, .limit = limit, .failfd = -1 };
+		c[i] = (struct caller){ .slot = slot, .thread = i, .failfd = -1 };
 		c[i].rng = seed ^ (0x1000 * (uint64_t)slot + 0x10 * gen + i);
 	}
 	if (pthread_create(&t, NULL, caller_main, &c[1]) == 0) {
@@ -1121,7 +1122,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("# gdp-fuzz: seed %llu (replay: -s %llu), %d callers x 2 threads, %.0f s%s%s%s\n",
 	       (unsigned long long)seed, (unsigned long long)seed, ncallers, secs,
-	       limit ? ", call limit per thread" : "", ko ? ", rmmod/insmod loop" : "",
+	       limit ? ", or a number of calls" : "", ko ? ", rmmod/insmod loop" : "",
 	       fault_mode ? ", fault-injection mode" : "");
 	setup_fds(dirs, ndirs);
 	/* Before the first fork: a caller must never die of SIGUSR1. */
@@ -1132,7 +1133,7 @@ int main(int argc, char **argv)
 		pid_t p = fork();
 
 		if (p == 0)
-			caller_process(i, 0, limit);
+			caller_process(i, 0);
 		sh->caller_pid[i] = p;
 	}
 	helpers[0] = spawn(0, seed ^ 0xc0ffee, ncallers, ko);
@@ -1162,11 +1163,11 @@ int main(int argc, char **argv)
 					note("caller %d died of signal %d", i, WTERMSIG(st));
 					atomic_fetch_add(&sh->died, 1);
 				}
-				if (!sh->stop && WIFSIGNALED(st) && !limit) {
+				if (!sh->stop && WIFSIGNALED(st)) {
 					pid_t q = fork();
 
 					if (q == 0)
-						caller_process(i, gen, limit);
+						caller_process(i, gen);
 					sh->caller_pid[i] = q;
 					gen++;
 					atomic_fetch_add(&sh->respawns, 1);
@@ -1191,7 +1192,7 @@ int main(int argc, char **argv)
 					}
 				break;
 			}
-		} else if (limit && sh->calls[0] + sh->calls[1] >= limit * 2 * ncallers) {
+		} else if (limit && sh->calls[0] + sh->calls[1] >= limit) {
 			sh->stop = 1;
 		}
 	}
