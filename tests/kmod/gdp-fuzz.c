@@ -101,7 +101,7 @@ struct shared {
 	atomic_long viol[V_NCLASS];
 	atomic_long dev_missing, nr_missing;
 	atomic_long churn_ops, mounts, umounts, seeks, signals, kills, respawns;
-	atomic_long unloads, loads, rmmod_busy, died;
+	atomic_long unloads, unloads_racing, loads, rmmod_busy, died;
 	atomic_long caller_calls[MAX_CALLERS];
 	pid_t caller_pid[MAX_CALLERS];
 };
@@ -875,26 +875,41 @@ static void signal_callers(int ncallers, int sig)
 /**
  * rmmod/insmod in a loop (EBUSY while the device is open or a call holds
  * the module is fine).  Callers calling back to back almost always hold
- * it: every other attempt stops them all first (a stopped task is out of
- * the module), so the module does go away and they then call a missing
- * module; the other attempts race with calls in flight.
+ * it, so a third of the attempts race with calls in flight; the others
+ * stop the callers first (a stopped task is out of the module), so the
+ * module does go away, and continue them either after the unload (they
+ * then call a missing module) or while it is under way (they hit the
+ * probe of a module that is going away: issue 12's rmmod hang).
  */
 static void rmmod_task(uint64_t s, const char *ko, int ncallers)
 {
 	while (!atomic_load(&sh->stop)) {
-		int quiet = chance(&s, 50), gone, e;
+		int how = below(&s, 3), gone, e, st;
+		pid_t k;
 
 		usleep_(50000 + below(&s, 250000));
-		if (quiet) {
+		if (how) {
 			signal_callers(ncallers, SIGSTOP);
 			usleep_(20000);
 		}
-		gone = syscall(SYS_delete_module, "getdentsplus", O_NONBLOCK) == 0;
-		e = errno;
-		if (quiet)
+		if (how == 2 && (k = fork()) == 0)
+			_exit(syscall(SYS_delete_module, "getdentsplus", O_NONBLOCK) ? errno : 0);
+		if (how == 2 && k > 0) {
+			usleep_(below(&s, 3000));
+			signal_callers(ncallers, SIGCONT);
+			waitpid(k, &st, 0);
+			gone = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+			e = WIFEXITED(st) ? WEXITSTATUS(st) : EINTR;
+		} else {
+			gone = syscall(SYS_delete_module, "getdentsplus", O_NONBLOCK) == 0;
+			e = errno;
+		}
+		if (how)
 			signal_callers(ncallers, SIGCONT);
 		if (gone) {
 			atomic_fetch_add(&sh->unloads, 1);
+			if (how == 2)
+				atomic_fetch_add(&sh->unloads_racing, 1);
 		} else {
 			if (e != EBUSY && e != EAGAIN && e != EWOULDBLOCK && e != ENOENT)
 				note("rmmod: %s", strerror(e));
@@ -1037,9 +1052,10 @@ static int report(double secs, int stuck)
 	       (long)sh->umounts, (long)sh->seeks, (long)sh->signals, (long)sh->kills,
 	       (long)sh->respawns);
 	if (have_rmmod)
-		printf("# fuzz: rmmod/insmod: %ld unloads, %ld loads, %ld refused (busy); "
+		printf("# fuzz: rmmod/insmod: %ld unloads (%ld with the callers continued during "
+		       "the unload), %ld loads, %ld refused (busy); "
 		       "module missing: %ld syscalls ENOSYS, %ld device opens failed\n",
-		       (long)sh->unloads, (long)sh->loads, (long)sh->rmmod_busy,
+		       (long)sh->unloads, (long)sh->unloads_racing, (long)sh->loads, (long)sh->rmmod_busy,
 		       (long)sh->nr_missing, (long)sh->dev_missing);
 	printf("# fuzz-totals: calls=%ld ENOMEM=%ld EFAULT=%ld EINTR=%ld entry-errors=%ld "
 	       "entry-ENOMEM=%ld\n", calls, (long)sh->err[ENOMEM], (long)sh->err[EFAULT],
