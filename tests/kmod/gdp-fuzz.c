@@ -1093,11 +1093,82 @@ static int report(double secs, int stuck)
 	return fails;
 }
 
+/** The caller that died with wait status ST in SLOT: respawn it unless stopping. */
+static int reap_caller(int slot, int st, uint64_t *gen)
+{
+	if (WIFSIGNALED(st) && WTERMSIG(st) != SIGKILL) {
+		note("caller %d died of signal %d", slot, WTERMSIG(st));
+		atomic_fetch_add(&sh->died, 1);
+	}
+	if (!sh->stop && WIFSIGNALED(st)) {
+		pid_t q = fork();
+
+		if (q == 0)
+			caller_process(slot, *gen);
+		sh->caller_pid[slot] = q;
+		++*gen;
+		atomic_fetch_add(&sh->respawns, 1);
+		return 1;
+	}
+	sh->caller_pid[slot] = 0;
+	return 0;
+}
+
+/**
+ * Run NCALLERS callers until SECS seconds or LIMIT calls (0: none) from
+ * T0, respawning killed ones; then continue and reap them all, at most
+ * 30 s.  Returns how many were still in the kernel then (killed); *T1 is
+ * when the run stopped.
+ */
+static int supervise(int ncallers, double secs, long limit, double t0, double *t1)
+{
+	uint64_t gen = 1;
+	int live = ncallers, stuck = 0;
+	pid_t p;
+
+	for (int i = 0; i < ncallers; i++) {
+		p = fork();
+		if (p == 0)
+			caller_process(i, 0);
+		sh->caller_pid[i] = p;
+	}
+	while (live > 0) {
+		int st;
+
+		if (!sh->stop && (now() - t0 >= secs ||
+				  (limit && sh->calls[0] + sh->calls[1] >= limit))) {
+			sh->stop = 1;
+			*t1 = now();
+		}
+		usleep_(20000);
+		while ((p = waitpid(-1, &st, WNOHANG)) > 0)
+			for (int i = 0; i < ncallers; i++)
+				if (sh->caller_pid[i] == p && !reap_caller(i, st, &gen))
+					live--;
+		if (!sh->stop)
+			continue;
+		/* A stopped caller cannot see the flag: continue them all. */
+		signal_callers(ncallers, SIGCONT);
+		if (now() - *t1 > 30) {
+			for (int i = 0; i < ncallers; i++)
+				if (sh->caller_pid[i] > 0) {
+					note("caller %d (pid %d) still running 30 s after the end",
+					     i, sh->caller_pid[i]);
+					stuck++;
+					kill(sh->caller_pid[i], SIGKILL);
+				}
+			break;
+		}
+	}
+	return stuck;
+}
+
+/** Options, the pool and the tasks; the checks' TAP lines; 0 when all pass. */
 int main(int argc, char **argv)
 {
-	double secs = 60, t0;
+	double secs = 60, t0, t1 = 0;
 	long limit = 0;
-	int ncallers = 4, do_mount = 0, opt, stuck = 0;
+	int ncallers = 4, do_mount = 0, opt, stuck;
 	const char *ko = NULL;
 	pid_t helpers[5] = { 0 };
 	char **dirs = NULL;
@@ -1147,13 +1218,6 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &(struct sigaction){ .sa_handler = on_usr1 }, NULL);
 
 	t0 = now();
-	for (int i = 0; i < ncallers; i++) {
-		pid_t p = fork();
-
-		if (p == 0)
-			caller_process(i, 0);
-		sh->caller_pid[i] = p;
-	}
 	helpers[0] = spawn(0, seed ^ 0xc0ffee, ncallers, ko);
 	if (do_mount)
 		helpers[1] = spawn(1, seed ^ 0x3077, ncallers, ko);
@@ -1161,61 +1225,8 @@ int main(int argc, char **argv)
 	helpers[3] = spawn(3, seed ^ 0x5169, ncallers, ko);
 	if (ko)
 		helpers[4] = spawn(4, seed ^ 0x7e11, ncallers, ko);
-
-	/* Supervise: respawn killed callers until the time or the calls run out. */
-	uint64_t gen = 1;
-	int live = ncallers;
-
-	while (live > 0) {
-		int st;
-		pid_t p;
-
-		if (now() - t0 >= secs && !sh->stop)
-			sh->stop = 1;
-		usleep_(20000);
-		while ((p = waitpid(-1, &st, WNOHANG)) > 0) {
-			for (int i = 0; i < ncallers; i++) {
-				if (sh->caller_pid[i] != p)
-					continue;
-				if (WIFSIGNALED(st) && WTERMSIG(st) != SIGKILL) {
-					note("caller %d died of signal %d", i, WTERMSIG(st));
-					atomic_fetch_add(&sh->died, 1);
-				}
-				if (!sh->stop && WIFSIGNALED(st)) {
-					pid_t q = fork();
-
-					if (q == 0)
-						caller_process(i, gen);
-					sh->caller_pid[i] = q;
-					gen++;
-					atomic_fetch_add(&sh->respawns, 1);
-				} else {
-					sh->caller_pid[i] = 0;
-					live--;
-				}
-			}
-		}
-		if (sh->stop) {
-			/* A stopped caller cannot see the flag: continue them all. */
-			for (int i = 0; i < ncallers; i++)
-				if (sh->caller_pid[i] > 0)
-					kill(sh->caller_pid[i], SIGCONT);
-			if (now() - t0 > secs + 30) {
-				for (int i = 0; i < ncallers; i++)
-					if (sh->caller_pid[i] > 0) {
-						note("caller %d (pid %d) still running 30 s after the end",
-						     i, sh->caller_pid[i]);
-						stuck++;
-						kill(sh->caller_pid[i], SIGKILL);
-					}
-				break;
-			}
-		} else if (limit && sh->calls[0] + sh->calls[1] >= limit) {
-			sh->stop = 1;
-		}
-	}
+	stuck = supervise(ncallers, secs, limit, t0, &t1);
 	sh->stop = 1;
-	double t1 = now();
 	for (int i = 0; i < 5; i++)
 		if (helpers[i] > 0) {
 			kill(helpers[i], SIGCONT);

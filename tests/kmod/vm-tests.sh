@@ -16,16 +16,19 @@ export LC_ALL=C TZ=UTC
 # command line (LSPLUS_VM_APPEND on the host); default all of these.  Two
 # more run only when named: fuzz (gdp-fuzz: random calls against churn,
 # mounts, signals, then against an rmmod/insmod loop; lsplus.fuzz=SECS
-# for its main phase, default 45, lsplus.fuzz-seed=N to replay) and fault
+# and lsplus.fuzz-rmmod=SECS for the two phases, default 45 and 15,
+# lsplus.fuzz-seed=N to replay) and fault
 # (vm-fault-tests.sh: debugfs fault injection, kmemleak, rmmod; needs the
 # debug kernel, skips per missing knob).
 sections=core,rmmod,review,gnudiff,e2e
 fuzz_secs=45
+fuzz_rmmod_secs=15
 fuzz_seed=
 for a in $(cat /proc/cmdline); do
 	case $a in
 	lsplus.tests=*) sections=${a#*=} ;;
 	lsplus.fuzz=*) fuzz_secs=${a#*=} ;;
+	lsplus.fuzz-rmmod=*) fuzz_rmmod_secs=${a#*=} ;;
 	lsplus.fuzz-seed=*) fuzz_seed=${a#*=} ;;
 	esac
 done
@@ -151,7 +154,8 @@ if want fuzz; then
 	Z="/mnt/tmp/fuzz /mnt/ext4/fuzz -- $E $M $E/many /proc /proc/self/fd /sys/module /sys/kernel/mm /dev /"
 	run $((fuzz_secs + 60)) fuzz /usr/bin/gdp-fuzz -t "$fuzz_secs" -j 3 -m \
 		${fuzz_seed:+-s $fuzz_seed} $Z
-	run 80 fuzz-rmmod /usr/bin/gdp-fuzz -t 15 -j 3 -r /getdentsplus.ko \
+	run $((fuzz_rmmod_secs + 60)) fuzz-rmmod /usr/bin/gdp-fuzz -t "$fuzz_rmmod_secs" -j 3 \
+		-r /getdentsplus.ko \
 		${fuzz_seed:+-s $fuzz_seed} $Z
 	rm -rf /mnt/tmp/fuzz /mnt/ext4/fuzz
 	module_loaded || { insmod /getdentsplus.ko; check $? "insmod after the fuzz pass"; }
