@@ -129,6 +129,8 @@ rm -rf /mnt/tmp/fault
 
 # ---- rmmod: nothing of the module remains ----------------------------------
 # (its kprobe is on the kernel's ni_syscall: no module name in the list)
+[ -r $D/kprobes/list ] &&
+	echo "# kprobes on ni_syscall before rmmod: $(grep -c ni_syscall $D/kprobes/list)"
 if rmmod getdentsplus; then
 	ok "rmmod getdentsplus after the fault passes"
 	left=
