@@ -59,7 +59,15 @@
 #define MAX_CALLERS 16
 #define MAX_FDS 64
 #define MAX_DIAG 40
-#define ARENA_PAGES 8		/* 4 RW, guard, RO, PROT_NONE, unmapped */
+/* RW pages (64 KiB with 4 KiB pages: calls that big make the module
+ * allocate from the page allocator, which fail_page_alloc fails), then a
+ * guard, a read-only, a PROT_NONE and an unmapped page. */
+#define RW_PAGES 16
+#define ARENA_PAGES (RW_PAGES + 4)
+#define GUARD_PAGE RW_PAGES
+#define RO_PAGE (RW_PAGES + 1)
+#define NONE_PAGE (RW_PAGES + 2)
+#define HOLE_PAGE (RW_PAGES + 3)
 #define MAX_RECLEN ((sizeof(struct getdentsplus_entry) + 256 + 7) & ~7ul)
 
 /* ---- random numbers ----------------------------------------------- */
@@ -165,7 +173,7 @@ static const char *bufkind_name[B_NKIND] = {
 };
 
 struct arena {
-	char *base;		/* ARENA_PAGES pages, see ARENA_PAGES */
+	char *base;		/* ARENA_PAGES pages (see RW_PAGES) */
 	size_t page;
 	size_t rw;		/* writable bytes at base */
 };
@@ -192,11 +200,11 @@ static int arena_init(struct arena *a)
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (a->base == MAP_FAILED)
 		return -1;
-	a->rw = 4 * a->page;
-	if (mprotect(a->base + 4 * a->page, a->page, PROT_NONE) ||
-	    mprotect(a->base + 5 * a->page, a->page, PROT_READ) ||
-	    mprotect(a->base + 6 * a->page, a->page, PROT_NONE) ||
-	    munmap(a->base + 7 * a->page, a->page))
+	a->rw = RW_PAGES * a->page;
+	if (mprotect(a->base + GUARD_PAGE * a->page, a->page, PROT_NONE) ||
+	    mprotect(a->base + RO_PAGE * a->page, a->page, PROT_READ) ||
+	    mprotect(a->base + NONE_PAGE * a->page, a->page, PROT_NONE) ||
+	    munmap(a->base + HOLE_PAGE * a->page, a->page))
 		return -1;
 	return 0;
 }
@@ -277,9 +285,9 @@ static void pick_call(uint64_t *s, struct arena *a, int devfd, struct call *c)
 		break;
 	}
 	case B_NULL: c->buf = NULL; break;
-	case B_UNMAPPED: c->buf = a->base + 7 * a->page + off; break;
-	case B_RO: c->buf = a->base + 5 * a->page + off; break;
-	case B_NONE: c->buf = a->base + 6 * a->page + off; break;
+	case B_UNMAPPED: c->buf = a->base + HOLE_PAGE * a->page + off; break;
+	case B_RO: c->buf = a->base + RO_PAGE * a->page + off; break;
+	case B_NONE: c->buf = a->base + NONE_PAGE * a->page + off; break;
 	case B_KERNEL: c->buf = (char *)(0xffff888000000000ul + off); break;
 	default: break;
 	}
@@ -499,10 +507,10 @@ static long do_call(const struct call *c, int dev, int nr, struct arena *a)
 		return syscall(nr, c->fd, c->buf, c->size, c->mask, c->flags);
 	if (c->args_bad) {
 		/* The argument block straddling the guard page, or unmapped. */
-		ap = a->base + 4 * a->page - sizeof args / 2;
+		ap = a->base + GUARD_PAGE * a->page - sizeof args / 2;
 		memcpy(ap, &args, sizeof args / 2);
 		if (c->args_bad == 2)
-			ap = a->base + 7 * a->page;
+			ap = a->base + HOLE_PAGE * a->page;
 	}
 	return ioctl(dev, c->cmd, ap);
 }
@@ -857,7 +865,14 @@ static void signal_task(uint64_t s, int ncallers)
 			}
 			/* fall through */
 		default:
-			kill(p, SIGUSR1);
+			/*
+			 * Not under fault injection: the handler's frame is
+			 * copied while make-it-fail is set, fail_usercopy fails
+			 * it, and the kernel kills the caller with SIGSEGV
+			 * ("bad frame in rt_sigreturn").
+			 */
+			if (!fault_mode)
+				kill(p, SIGUSR1);
 			break;
 		}
 		atomic_fetch_add(&sh->signals, 1);
