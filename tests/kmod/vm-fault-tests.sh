@@ -114,9 +114,9 @@ elif ! echo gdp_entry_fault >$FF/inject 2>/dev/null; then
 	notok "fail_function: gdp_entry_fault is injectable ($(grep -c gdp_ $FF/injectable 2>/dev/null) gdp_ entries in injectable)"
 else
 	arm fail_function 20
-	# fail_function's kprobe handler runs in the int3 exception (NMI-like
-	# context, not in_task()), where task-filter never matches: filter off.
-	# Only the test's tasks call the module here, so only they fail.
+	# With task-filter=Y fail_function injected nothing (its kprobe
+	# handler apparently does not run in task context): filter off.  Only
+	# the test's tasks call the module here, so only they fail.
 	echo N >$FF/task-filter
 	printf '%#x' -12 >$FF/gdp_entry_fault/retval
 	fuzz fail_function
