@@ -887,6 +887,56 @@ static void signal_callers(int ncallers, int sig)
 			kill(sh->caller_pid[i], sig);
 }
 
+/** Is every thread of process PID stopped (or the process gone)? */
+static int all_stopped(pid_t pid)
+{
+	char path[320], buf[256];
+	struct dirent *d;
+	DIR *dir;
+	int stopped = 1;
+
+	snprintf(path, sizeof path, "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return 1;
+	while (stopped && (d = readdir(dir))) {
+		char *p;
+		ssize_t n;
+		int fd;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/task/%s/stat", pid, d->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = 0;
+		p = strrchr(buf, ')');	/* "pid (comm) S ..." */
+		if (p && p[1] == ' ' && p[2] != 'T' && p[2] != 't' && p[2] != 'Z' && p[2] != 'X')
+			stopped = 0;
+	}
+	closedir(dir);
+	return stopped;
+}
+
+/** Stop every caller and wait (at most 3 s) until all their threads are. */
+static void stop_callers(int ncallers)
+{
+	signal_callers(ncallers, SIGSTOP);
+	for (int t = 0; t < 300; t++) {
+		int all = 1;
+
+		for (int i = 0; i < ncallers && all; i++)
+			if (sh->caller_pid[i] > 0 && !all_stopped(sh->caller_pid[i]))
+				all = 0;
+		if (all)
+			return;
+		usleep_(10000);
+	}
+}
+
 /**
  * rmmod/insmod in a loop (EBUSY while the device is open or a call holds
  * the module is fine).  Callers calling back to back almost always hold
@@ -903,10 +953,8 @@ static void rmmod_task(uint64_t s, const char *ko, int ncallers)
 		pid_t k;
 
 		usleep_(50000 + below(&s, 250000));
-		if (how) {
-			signal_callers(ncallers, SIGSTOP);
-			usleep_(20000);
-		}
+		if (how)
+			stop_callers(ncallers);
 		if (how == 2 && (k = fork()) == 0)
 			_exit(syscall(SYS_delete_module, "getdentsplus", O_NONBLOCK) ? errno : 0);
 		if (how == 2 && k > 0) {
