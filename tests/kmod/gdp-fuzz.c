@@ -101,6 +101,7 @@ static const char *vclass_name[V_NCLASS] = {
 
 struct shared {
 	atomic_int stop;
+	atomic_int quiet;		/* the rmmod task holds the callers stopped */
 	atomic_int diag_left;
 	atomic_long calls[2];		/* syscall, ioctl */
 	atomic_long results_pos, results_eof, records, entry_err;
@@ -849,7 +850,7 @@ static void signal_task(uint64_t s, int ncallers)
 		pid_t p = sh->caller_pid[below(&s, ncallers)];
 
 		usleep_(5000 + below(&s, 30000));
-		if (p <= 0)
+		if (p <= 0 || atomic_load(&sh->quiet))
 			continue;
 		switch (below(&s, 10)) {
 		case 0: case 1: case 2:
@@ -921,13 +922,18 @@ static int all_stopped(pid_t pid)
 	return stopped;
 }
 
-/** Stop every caller and wait (at most 3 s) until all their threads are. */
+/**
+ * Stop every caller and wait (at most 3 s) until all their threads are;
+ * the signal task leaves them stopped meanwhile (sh->quiet), a respawned
+ * caller is stopped too.
+ */
 static void stop_callers(int ncallers)
 {
-	signal_callers(ncallers, SIGSTOP);
+	atomic_store(&sh->quiet, 1);
 	for (int t = 0; t < 300; t++) {
 		int all = 1;
 
+		signal_callers(ncallers, SIGSTOP);
 		for (int i = 0; i < ncallers && all; i++)
 			if (sh->caller_pid[i] > 0 && !all_stopped(sh->caller_pid[i]))
 				all = 0;
@@ -959,6 +965,7 @@ static void rmmod_task(uint64_t s, const char *ko, int ncallers)
 			_exit(syscall(SYS_delete_module, "getdentsplus", O_NONBLOCK) ? errno : 0);
 		if (how == 2 && k > 0) {
 			usleep_(below(&s, 3000));
+			atomic_store(&sh->quiet, 0);
 			signal_callers(ncallers, SIGCONT);
 			waitpid(k, &st, 0);
 			gone = WIFEXITED(st) && WEXITSTATUS(st) == 0;
@@ -967,8 +974,10 @@ static void rmmod_task(uint64_t s, const char *ko, int ncallers)
 			gone = syscall(SYS_delete_module, "getdentsplus", O_NONBLOCK) == 0;
 			e = errno;
 		}
-		if (how)
+		if (how) {
+			atomic_store(&sh->quiet, 0);
 			signal_callers(ncallers, SIGCONT);
+		}
 		if (gone) {
 			atomic_fetch_add(&sh->unloads, 1);
 			if (how == 2)
