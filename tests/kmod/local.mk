@@ -25,6 +25,11 @@
 ## end to end, dmesg; no GNU suite) on another Debian kernel through
 ## vm-target.sh (LSPLUS_VM_TARGET; private apt state, headers by dpkg -x
 ## or a chroot of the suite, cached).  Skipped with LSPLUS_CHECK_SCOPE=short.
+## Two in-VM sections run only when named (lsplus.tests=fuzz,fault in
+## LSPLUS_VM_APPEND; the debug kernel target runs them): fuzz, the
+## module's own randomized fuzzer (gdp-fuzz.c) against churn, mounts,
+## signals and an rmmod/insmod loop, and fault (vm-fault-tests.sh): the
+## debug kernel's fault injection, kmemleak and a clean rmmod.
 ## run-vm.test prints TAP into its .log and exits 0/1 (77 only when not root, not
 ## x86-64 or not Debian; 99 when tools/install-deps was not run).  Downloads
 ## (the kernel package) are cached in $(srcdir)/tests/kmod/cache, or
@@ -64,6 +69,8 @@ EXTRA_DIST += \
 	tests/kmod/gdp-fuse-test.c \
 	tests/kmod/build-ls32 \
 	tests/kmod/vm-compat-tests.sh \
+	tests/kmod/gdp-fuzz.c \
+	tests/kmod/vm-fault-tests.sh \
 	tests/kmod/vm-review-tests.sh \
 	tests/kmod/vm-gnudiff.sh \
 	tests/kmod/nfs-vm.test \

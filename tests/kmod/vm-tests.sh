@@ -14,12 +14,25 @@ export LC_ALL=C TZ=UTC
 
 # Sections to run: lsplus.tests=core,rmmod,review,gnudiff,ls32,fposlock,
 # nokprobes,e2e on the kernel command line (LSPLUS_VM_APPEND on the
-# host); default all of these.
-# rmmod-cycles (only when named: vm-rmmod.test) unloads and reloads the
-# module under syscall load; it needs QEMU with one TCG thread.
+# host); default all of these.  More run only when named:
+# rmmod-cycles (vm-rmmod.test) unloads and reloads the module under
+# syscall load; it needs QEMU with one TCG thread.  fuzz (gdp-fuzz:
+# random calls against churn, mounts, signals, then against an
+# rmmod/insmod loop; lsplus.fuzz=SECS and lsplus.fuzz-rmmod=SECS for the
+# two phases, default 45 and 15, lsplus.fuzz-seed=N to replay) and fault
+# (vm-fault-tests.sh: debugfs fault injection, kmemleak, rmmod; needs the
+# debug kernel, skips per missing knob).
 sections=core,rmmod,review,gnudiff,ls32,fposlock,nokprobes,e2e
+fuzz_secs=45
+fuzz_rmmod_secs=15
+fuzz_seed=
 for a in $(cat /proc/cmdline); do
-	case $a in lsplus.tests=*) sections=${a#*=} ;; esac
+	case $a in
+	lsplus.tests=*) sections=${a#*=} ;;
+	lsplus.fuzz=*) fuzz_secs=${a#*=} ;;
+	lsplus.fuzz-rmmod=*) fuzz_rmmod_secs=${a#*=} ;;
+	lsplus.fuzz-seed=*) fuzz_seed=${a#*=} ;;
+	esac
 done
 want() { case ",$sections," in *,$1,*) return 0 ;; esac; return 1; }
 
@@ -246,6 +259,30 @@ fi
 if want review; then
 	sh /vm-review-tests.sh
 	module_loaded || { insmod /getdentsplus.ko; check $? "insmod after the review checks"; }
+fi
+
+# ---- randomized fuzz: random fds, buffers, flags and masks against
+# renames, mounts, signals and lseek; then against rmmod/insmod -----------
+if want fuzz; then
+	module_loaded || { insmod /getdentsplus.ko; check $? "insmod before the fuzz pass"; }
+	Z="/mnt/tmp/fuzz /mnt/ext4/fuzz -- $E $M $E/many /proc /proc/self/fd /sys/module /sys/kernel/mm /dev /"
+	run $((fuzz_secs + 60)) fuzz /usr/bin/gdp-fuzz -t "$fuzz_secs" -j 3 -m \
+		${fuzz_seed:+-s $fuzz_seed} $Z
+	run $((fuzz_rmmod_secs + 60)) fuzz-rmmod /usr/bin/gdp-fuzz -t "$fuzz_rmmod_secs" -j 3 \
+		-r /getdentsplus.ko \
+		${fuzz_seed:+-s $fuzz_seed} $Z
+	rm -rf /mnt/tmp/fuzz /mnt/ext4/fuzz
+	module_loaded || { insmod /getdentsplus.ko; check $? "insmod after the fuzz pass"; }
+	run 30 sanity-after-fuzz $T sanity $E
+fi
+
+# ---- fault injection (debug kernel): allocation, user copy and the
+# module's gdp_entry_fault fail at random in the test's own tasks;
+# kmemleak; nothing of the module left after rmmod ----------------------
+if want fault; then
+	module_loaded || { insmod /getdentsplus.ko; check $? "insmod before the fault pass"; }
+	sh /vm-fault-tests.sh
+	module_loaded || { insmod /getdentsplus.ko; check $? "insmod after the fault pass"; }
 fi
 
 # ---- the GNU differential suite with LSPLUS_BACKEND=getdentsplus ---
