@@ -44,16 +44,19 @@ if [ "$n" -eq 0 ]; then
 fi
 
 # The module's sources (not kbuild's generated getdentsplus.mod.c).
-srcs=$(ls "$mod"/*.c | grep -v '\.mod\.c$')
-# gcov writes FILE.c.gcov into the current directory.
-# shellcheck disable=SC2086 # $srcs: paths without blanks (the work dir)
-(cd "$out/report" && gcov -o "$mod" $srcs >"$out/gcov.log" 2>&1) || {
+srcs=$(cd "$mod" && ls ./*.c | sed 's|^\./||' | grep -v '\.mod\.c$')
+# gcov writes FILE.c.gcov into the current directory and finds the
+# sources by the names kbuild compiled them with (relative to the
+# module's directory): run it there, then move the reports.
+# shellcheck disable=SC2086 # $srcs: file names without blanks
+(cd "$mod" && rm -f ./*.gcov && gcov -o . $srcs >"$out/gcov.log" 2>&1 &&
+	mv ./*.gcov "$out/report/") || {
 	cat "$out/gcov.log"
 	exit 1
 }
 tot=0 run=0
 for c in $srcs; do
-	g=$out/report/${c##*/}.gcov
+	g=$out/report/$c.gcov
 	[ -f "$g" ] || continue
 	# "COUNT:LINE:SOURCE"; COUNT '-' = not executable.
 	set -- $(awk -F: '{ c = $1; gsub(/ /, "", c) }
@@ -70,7 +73,7 @@ awk -v t="$tot" -v r="$run" 'BEGIN {
 	printf "(%d of %d executable lines of kernel-module/*.c run)\n", r, t }'
 echo "lines never run:"
 for c in $srcs; do
-	g=$out/report/${c##*/}.gcov
+	g=$out/report/$c.gcov
 	[ -f "$g" ] || continue
 	awk -F: -v f="${c##*/}" '{ c = $1; gsub(/ /, "", c) }
 		c == "#####" || c == "=====" {
