@@ -20,6 +20,11 @@
 #   nfs-vm.test     the NFS test (issue 7): the same VM with LSPLUS_VM_NFS=1
 #   vm-target.sh    the kernel matrix: vm-trixie/vm-sid/vm-arm64.test
 #                   set a target and run run-vm.test's module checks
+#   build-kernel    (target amd64:debug) the debug kernel from Debian's
+#                   linux-source, configured by debug-kernel.config
+#   vm-debug.test   the module's checks under that kernel (KASAN, lockdep,
+#                   kmemleak, UBSAN) with the module's gcov coverage
+#   vm-gcov.sh      (run-vm.test, LSPLUS_VM_GCOV=1) the coverage report
 #   nfs-initrd.sh   (mkinitrd) NFS modules, daemons, /etc files, scripts
 #   vm-nfs-setup.sh (init) nfsd + NFSv3/NFSv4.2 mounts of the ext4 disk
 #   vm-nfs-lib.sh   in-VM helpers: mount, cold remount, mountstats counters
@@ -34,11 +39,22 @@
 #                     default amd64:bookworm: the host's own apt and
 #                     installed headers.  Other targets use a private apt
 #                     state under the cache (vm-apt.sh) and never touch
-#                     the host's packages.
+#                     the host's packages.  amd64:debug: no Debian kernel
+#                     but the rig's debug kernel (build-kernel: sid's
+#                     linux-source, else trixie's; KASAN, lockdep,
+#                     kmemleak, UBSAN, fault injection, gcov; built once
+#                     into the cache, ~20 min on 2 cores).
 #   LSPLUS_VM_KVER    kernel version (default: what linux-image-ARCH pulls)
 #   LSPLUS_VM_MIRROR  Debian mirror of the private apt states (default:
 #                     the first .../debian URI of the host's apt sources)
 #   LSPLUS_LS         src/ls binary to test end to end (optional)
+#
+# Serial ports (amd64, boot): ttyS0 is the kernel's console (with
+# ignore_loglevel: every kernel message) and goes to LOG.console.log;
+# init writes its markers and the TAP lines to ttyS1 (lsplus.out=), which
+# goes to LOG, so no kernel message can split them.  arm64 has one port:
+# markers and kernel share it, init lowers the console log level there,
+# and the dmesg dump at the end is the kernel log.
 
 # The rig's directory: the sourcing script's, unless a script elsewhere
 # (tests/debian/packages.sh) names it before sourcing this file.
@@ -58,6 +74,9 @@ vm_target() { echo "${LSPLUS_VM_TARGET:-amd64:bookworm}"; }
 vm_arch() { t=$(vm_target); echo "${t%%:*}"; }
 vm_suite() { t=$(vm_target); echo "${t#*:}"; }
 vm_default_target() { [ "$(vm_target)" = amd64:bookworm ]; }
+vm_debug_target() { [ "$(vm_target)" = amd64:debug ]; }
+# The kernel console's log next to the marker log LOG (see above).
+vm_console_log() { echo "${1%.log}.console.log"; }
 vm_check_target() {
 	case $(vm_target) in
 	amd64:?* | arm64:?*) ;;
@@ -91,6 +110,10 @@ vm_kver() {
 		echo "$LSPLUS_VM_KVER"
 		return
 	fi
+	if vm_debug_target; then
+		"$vm_srcdir/build-kernel"
+		return
+	fi
 	if ! vm_default_target; then
 		vm_apt_kver
 		return
@@ -119,6 +142,33 @@ vm_kimage() { # KVER
 		[ -f "$f" ] && { echo "$f"; return 0; }
 	done
 	return 1
+}
+
+# Plain text of a serial log: no CRs, no terminal escapes (SeaBIOS clears
+# the screen).  A carriage return that does not end a line starts one
+# (the first line of init can follow SeaBIOS's output after a bare CR).
+vm_plain() { # LOG (stdout: the text)
+	sed 's/\r$//; s/\r/\n/g; s/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' <"$1"
+}
+
+# Kernel trouble: the lines of the kernel log that report a bug, a
+# warning, a sanitizer's or lockdep's finding or a lockup.  Read from the
+# marker log LOG (plain text: its dmesg dump, and anything outside the
+# TAP section, where a one-port VM prints kernel messages) and from the
+# kernel console's log next to it when there is one (vm_console_log:
+# every kernel message, with ignore_loglevel).  kmemleak's report is a
+# check of its own (run-vm.test).  The kernel's echo of its command line
+# is not trouble (it may name hung_task_* or similar parameters); a hung
+# task report says "blocked for more than".
+vm_kernel_trouble() { # LOG (stdout: the lines)
+	{
+		awk '/^LSPLUS-VM: tap-begin/ { on = 1 } /^LSPLUS-VM: tap-end/ { on = 0 }
+		     /^LSPLUS-VM: dmesg-begin/ { on = 0 }
+		     /^LSPLUS-VM: kmemleak-begin/ { km = 1 } /^LSPLUS-VM: kmemleak-end/ { km = 0; next }
+		     !km && (!on || /^\[ *[0-9]+\.[0-9]+\]/)' "$1"
+		c=$(vm_console_log "${1%.txt}")
+		[ ! -f "$c" ] || vm_plain "$c"
+	} | grep -v 'ommand line' | grep -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|general protection|kernel BUG|Kernel panic|soft lockup|hard LOCKUP|blocked for more than|RIP: |Call Trace:|list_add corruption|list_del corruption|refcount_t:|INFO: task|possible circular locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|possible recursive locking|lock held when returning|kmemleak: .*new suspected'
 }
 
 # After a missing 'LSPLUS-VM: booted' marker: the console up to the in-VM

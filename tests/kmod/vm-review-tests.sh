@@ -22,7 +22,7 @@ export LC_ALL=C TZ=UTC
 
 r() {
 	echo "# --- review: $*"
-	timeout 120 "$@"
+	timeout $((120 * ${timescale:-1})) "$@"
 	[ $? -gt 1 ] && echo "not ok - review: $*: crashed or timed out"
 }
 

@@ -22,18 +22,23 @@ export LC_ALL=C TZ=UTC
 # two phases, default 45 and 15, lsplus.fuzz-seed=N to replay) and fault
 # (vm-fault-tests.sh: debugfs fault injection, kmemleak, rmmod; needs the
 # debug kernel, skips per missing knob).
+# lsplus.timescale=N multiplies every time limit below (a debug kernel
+# under TCG runs several times slower: vm-debug.test).
 sections=core,rmmod,review,gnudiff,ls32,fposlock,nokprobes,e2e
 fuzz_secs=45
 fuzz_rmmod_secs=15
 fuzz_seed=
+timescale=1
 for a in $(cat /proc/cmdline); do
 	case $a in
 	lsplus.tests=*) sections=${a#*=} ;;
+	lsplus.timescale=[1-9]*) timescale=${a#*=} ;;
 	lsplus.fuzz=*) fuzz_secs=${a#*=} ;;
 	lsplus.fuzz-rmmod=*) fuzz_rmmod_secs=${a#*=} ;;
 	lsplus.fuzz-seed=*) fuzz_seed=${a#*=} ;;
 	esac
 done
+export timescale
 want() { case ",$sections," in *,$1,*) return 0 ;; esac; return 1; }
 
 ok() { echo "ok - $*"; }
@@ -45,7 +50,7 @@ check() { # COND-EXIT-STATUS DESCRIPTION
 # run TIMEOUT NAME CMD...: a gdp-test subcommand; a crash or a timeout is
 # a failure of its own (its TAP lines so far stand).
 run() {
-	t=$1 name=$2
+	t=$(($1 * timescale)) name=$2
 	shift 2
 	echo "# --- $name"
 	s=$(date +%s)
