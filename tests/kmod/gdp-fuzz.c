@@ -41,6 +41,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,8 +311,8 @@ static void pick_call(uint64_t *s, struct arena *a, int devfd, struct call *c)
 		c->reserved = chance(s, 4) ? (unsigned int)rnd(s) | 1 : 0;
 		c->args_bad = chance(s, 3) ? 1 + below(s, 2) : 0;
 		c->cmd = chance(s, 3) ? (unsigned long)rnd(s) & 0xffffffff : GETDENTSPLUS_IOC;
-		if (c->cmd != GETDENTSPLUS_IOC && chance(s, 50))
-			c->cmd = _IOW(GETDENTSPLUS_IOC_MAGIC, 1, struct getdentsplus_args);
+		if (c->cmd != GETDENTSPLUS_IOC && chance(s, 50))	/* a near miss */
+			c->cmd = _IOR(GETDENTSPLUS_IOC_MAGIC, 1, struct getdentsplus_args);
 	}
 }
 
@@ -345,7 +346,7 @@ static int exact_errno(const struct call *c)
 		   (c->mask & ~GDP_STATX_SUPPORTED) ||
 		   c->size < GETDENTSPLUS_ENTRY_MIN || c->reserved;
 
-	if (c->via == 1 && c->cmd != GETDENTSPLUS_IOC)
+	if (c->via == 1 && c->cmd != GETDENTSPLUS_IOC && c->cmd != GETDENTSPLUS_IOC_V1)
 		return ENOTTY;
 	if (c->via == 1 && c->args_bad)
 		return EFAULT;
@@ -451,8 +452,10 @@ static int check_records(const struct call *c, const char *buf, long n)
 				  pos, r->namelen, nl, room);
 			return 1;
 		}
-		if (!zero(r->name + nl, room - nl) || r->__pad0 || r->__pad1) {
-			violation(V_RECORD, c, "record '%s': nonzero padding", r->name);
+		if (!zero(r->name + nl, room - nl) || (r->flags & ~GDP_REC_UNRESOLVED) ||
+		    r->name_off != offsetof(struct getdentsplus_entry, name)) {
+			violation(V_RECORD, c, "record '%s': nonzero padding, flags %#x or name_off %u",
+				  r->name, r->flags, r->name_off);
 			return 1;
 		}
 		if (r->d_type > 14 || r->attr & ~GDP_ATTR_ALL || r->attr_unknown & ~GDP_ATTR_ALL ||
@@ -479,6 +482,14 @@ static int check_records(const struct call *c, const char *buf, long n)
 				     r->name, nl > 40 ? "..." : "", nl, c->fd,
 				     c->fdi >= 0 ? fd_what[c->fdi] : "scratch subdir",
 				     strerrorname_np(r->error), c->flags);
+		} else if (r->flags & GDP_REC_UNRESOLVED) {
+			/* Left to the caller: only what needs a path walk. */
+			if (!zero(&r->stx, sizeof r->stx) || r->attr || r->attr_unknown != GDP_ATTR_ALL ||
+			    !(r->d_type == DT_LNK || r->d_type == DT_DIR || r->d_type == DT_UNKNOWN)) {
+				violation(V_RECORD, c, "record '%s': unresolved, d_type %u, attr %#x unknown %#x, stx not zero",
+					  r->name, r->d_type, r->attr, r->attr_unknown);
+				return 1;
+			}
 		} else if ((why = bad_stat(r, c->flags))) {
 			violation(V_RECORD, c, "record '%s': %s (stx_mask %#x mode %#o d_type %u)",
 				  r->name, why, r->stx.stx_mask, r->stx.stx_mode, r->d_type);
