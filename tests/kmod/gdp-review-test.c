@@ -1314,12 +1314,13 @@ static long btf_func_id(const char *name)
 }
 
 /*
- * A BPF LSM program on inode_getxattr that denies every getxattr of this
- * process (EPERM).  Returns the link fd, or -1 with errno.
+ * A BPF LSM program on the hook HOOK ("bpf_lsm_" + the LSM hook's name)
+ * that denies every call of this process (EPERM).  Returns the link fd,
+ * or -1 with errno (ENOENT: no such hook in this kernel).
  */
-static int deny_getxattr(void)
+static int deny_hook(const char *hook)
 {
-	long id = btf_func_id("bpf_lsm_inode_getxattr");
+	long id = btf_func_id(hook);
 	if (id < 0) {
 		errno = ENOENT;
 		return -1;
@@ -1348,7 +1349,7 @@ static int deny_getxattr(void)
 	int pfd = syscall(SYS_bpf, BPF_PROG_LOAD, &a, sizeof a);
 	if (pfd < 0) {
 		int e = errno;
-		printf("# lsm-cached: BPF_PROG_LOAD: %s\n# %s\n", strerror(e), log);
+		printf("# lsm-cached: BPF_PROG_LOAD %s: %s\n# %s\n", hook, strerror(e), log);
 		errno = e;
 		return -1;
 	}
@@ -1363,7 +1364,8 @@ static int deny_getxattr(void)
 
 /*
  * FILE in DIR has an access ACL, read once (so the inode's ACL cache holds
- * it).  With a BPF LSM denying this process's getxattr, the module must
+ * it).  With a BPF LSM denying this process's getxattr (and get_acl), the
+ * module must
  * not answer the ACL bit from the cache around the hook: unknown, with
  * GDP_ATTR_CACHED and without it, exactly where getxattr(2) is refused.
  */
@@ -1387,10 +1389,22 @@ static int cmd_lsm_cached(const char *dir, const char *file)
 	struct getdentsplus_entry *r = list_all(fd, buf, sizeof buf, GDP_WANT_ACL | GDP_ATTR_CACHED, &n) ?
 		find(buf, n, file) : NULL;
 	int s0 = r ? acl_state(r, A) : -9;
-	int link = deny_getxattr();
+	/* Since 6.2 POSIX ACLs have their own hook (inode_get_acl, through
+	 * vfs_get_acl()); before, getxattr's.  Deny both where they exist. */
+	int link = deny_hook("bpf_lsm_inode_getxattr");
+	if (link < 0 && errno == 524 /* ENOTSUPP: no BPF trampoline here */) {
+		close(fd);
+		return printf("ok - lsm-cached # SKIP BPF LSM programs cannot be attached on this kernel (ENOTSUPP)\n"), 0;
+	}
 	if (link < 0) {
 		close(fd);
 		return tap(0, "lsm-cached: load a BPF LSM program on inode_getxattr: %s", strerror(errno));
+	}
+	int link2 = deny_hook("bpf_lsm_inode_get_acl");
+	if (link2 < 0 && errno != ENOENT) {
+		close(fd);
+		close(link);
+		return tap(0, "lsm-cached: load a BPF LSM program on inode_get_acl: %s", strerror(errno));
 	}
 	ssize_t denied = getxattr(path, "system.posix_acl_access", NULL, 0);
 	int derr = errno;
@@ -1399,6 +1413,8 @@ static int cmd_lsm_cached(const char *dir, const char *file)
 	r = list_all(fd, buf, sizeof buf, GDP_WANT_ACL, &n) ? find(buf, n, file) : NULL;
 	int s2 = r ? acl_state(r, A) : -9;
 	close(link);
+	if (link2 >= 0)
+		close(link2);
 	ssize_t after = getxattr(path, "system.posix_acl_access", NULL, 0);
 	close(fd);
 	tap(before > 0 && s0 == 1 && denied < 0 && derr == EPERM && s1 == -1 && s2 == -1 && after > 0,
