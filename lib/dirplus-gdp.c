@@ -85,11 +85,11 @@ gdp_ioctl (int fd, void *buf, size_t size, unsigned int mask,
 static unsigned long
 sysfs_number (const char *path, unsigned long dflt)
 {
-  unsigned long v;
+  long v;
   FILE *f = fopen (path, "re");
   if (!f)
     return dflt;
-  if (fscanf (f, "%li", (long *) &v) != 1)
+  if (fscanf (f, "%li", &v) != 1 || v < 0)
     v = dflt;
   fclose (f);
   return v;

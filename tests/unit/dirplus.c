@@ -926,31 +926,24 @@ main (void)
       else if (r != 77 || b == DIRPLUS_SYNC)
         status = 1;
     }
-  int r = in_child (child_sync_threads, 0);
-  printf ("sync backend with LSPLUS_THREADS=1: %s\n",
-          r == 0 ? "PASS" : "FAIL");
-  if (r != 0)
-    status = 1;
-  r = in_child (child_fake_gdp, 0);
-  printf ("getdentsplus backend on an emulated module: %s\n",
-          r == 0 ? "PASS" : "FAIL");
-  if (r != 0)
-    status = 1;
-  r = in_child (child_fake_gdp_grown, 0);
-  printf ("getdentsplus backend, records with a longer header: %s\n",
-          r == 0 ? "PASS" : "FAIL");
-  if (r != 0)
-    status = 1;
-  r = in_child (child_fake_gdp_v1, 0);
-  printf ("getdentsplus backend on an emulated ABI 1 module: %s\n",
-          r == 0 ? "PASS" : "FAIL");
-  if (r != 0)
-    status = 1;
-  r = in_child (child_fake_gdp_remote, 0);
-  printf ("getdentsplus backend, ACLs left unknown by the module: %s\n",
-          r == 0 ? "PASS" : "FAIL");
-  if (r != 0)
-    status = 1;
+  static const struct { int (*fn) (int); const char *what; } children[] =
+    {
+      { child_sync_threads, "sync backend with LSPLUS_THREADS=1" },
+      { child_fake_gdp, "getdentsplus backend on an emulated module" },
+      { child_fake_gdp_grown,
+        "getdentsplus backend, records with a longer header" },
+      { child_fake_gdp_v1, "getdentsplus backend on an emulated ABI 1 module" },
+      { child_fake_gdp_remote,
+        "getdentsplus backend, ACLs left unknown by the module" },
+    };
+  int r;
+  for (size_t i = 0; i < sizeof children / sizeof children[0]; i++)
+    {
+      r = in_child (children[i].fn, 0);
+      printf ("%s: %s\n", children[i].what, r == 0 ? "PASS" : "FAIL");
+      if (r != 0)
+        status = 1;
+    }
   for (int i = 0; i < 2; i++)
     {
       r = in_child (child_remote, i);
