@@ -18,7 +18,13 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
-#include <uapi/linux/getdentsplus.h>
+/*
+ * Our own uapi header, by its path from this directory: a kernel with the
+ * in-tree getdentsplus() (upstream/, issue 13) has an
+ * include/uapi/linux/getdentsplus.h of its own, and the kernel's include
+ * directories come before ccflags-y's in a module build.
+ */
+#include "include/uapi/linux/getdentsplus.h"
 
 struct path;
 
