@@ -81,7 +81,7 @@ EXTRA_DIST += \
 	tests/kmod/build-ls32 \
 	tests/kmod/vm-compat-tests.sh \
 	tests/kmod/gdp-fuzz.c \
-	tests/kmod/vm-fault-tests.sh \
+	tests/kmod/vm-fault-tests.sh tests/kmod/vm-kselftest.sh \
 	tests/kmod/vm-review-tests.sh \
 	tests/kmod/vm-gnudiff.sh \
 	tests/kmod/nfs-vm.test \

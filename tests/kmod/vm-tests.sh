@@ -21,7 +21,8 @@ export LC_ALL=C TZ=UTC
 # rmmod/insmod loop; lsplus.fuzz=SECS and lsplus.fuzz-rmmod=SECS for the
 # two phases, default 45 and 15, lsplus.fuzz-seed=N to replay) and fault
 # (vm-fault-tests.sh: debugfs fault injection, kmemleak, rmmod; needs the
-# debug kernel, skips per missing knob).
+# debug kernel, skips per missing knob); kselftest (vm-kselftest.sh: the
+# kselftest of upstream/'s series; needs the patched debug kernel).
 # lsplus.timescale=N multiplies every time limit below (a debug kernel
 # under TCG runs several times slower: vm-debug.test); lsplus.resume-n=N
 # the entries of the big tmpfs resume check (default 100000; the debug
@@ -299,6 +300,11 @@ fi
 if want gnudiff; then
 	module_loaded || { insmod /getdentsplus.ko; check $? "insmod before the GNU differential suite"; }
 	sh /vm-gnudiff.sh
+fi
+
+# ---- issue 13: the kselftest of upstream/'s series (patched kernel) -
+if want kselftest; then
+	sh /vm-kselftest.sh
 fi
 
 # ---- issue 12: an i386 src/ls, the position lock over a stalled FUSE
