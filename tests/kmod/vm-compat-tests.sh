@@ -138,17 +138,18 @@ midrun() {
 	sp=$!
 	exec 3</tmp/kp.fifo
 	# Wait (60 s of wall time at most) for a process blocked in
-	# pipe_write whose command is src/ls.  The scan reads wchan with the
-	# shell's own read: a fork per process and round made it so slow
-	# under the debug kernel (KASAN, TCG) that the VM's time limit ran out
-	# here before the 600 rounds did.
+	# pipe_write (anon_pipe_write since 6.15) whose command is src/ls.
+	# The scan reads wchan with the shell's own read: a fork per process
+	# and round made 600 rounds last longer than the debug kernel's VM
+	# time limit (KASAN, TCG), where src/ls, waiting in anon_pipe_write,
+	# was never recognised.
 	blocked=
 	end=$(($(date +%s) + 60 * timescale))
 	while [ -z "$blocked" ] && [ "$(date +%s)" -lt $end ]; do
 		for p in /proc/[0-9]*; do
 			w=
 			read -r w <"$p/wchan" 2>/dev/null
-			[ "$w" = pipe_write ] || continue
+			case $w in *pipe_write) ;; *) continue ;; esac
 			tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q "^$LS " && blocked=${p#/proc/}
 		done
 		[ -n "$blocked" ] || sleep 0.1
