@@ -34,11 +34,13 @@ fuzz_rmmod_secs=15
 fuzz_seed=
 timescale=1
 resume_n=100000
+cpus=
 for a in $(cat /proc/cmdline); do
 	case $a in
 	lsplus.tests=*) sections=${a#*=} ;;
 	lsplus.timescale=[1-9]*) timescale=${a#*=} ;;
 	lsplus.resume-n=[1-9]*) resume_n=${a#*=} ;;
+	lsplus.cpus=[1-9]*) cpus=${a#*=} ;;
 	lsplus.fuzz=*) fuzz_secs=${a#*=} ;;
 	lsplus.fuzz-rmmod=*) fuzz_rmmod_secs=${a#*=} ;;
 	lsplus.fuzz-seed=*) fuzz_seed=${a#*=} ;;
@@ -52,6 +54,16 @@ notok() { echo "not ok - $*"; }
 check() { # COND-EXIT-STATUS DESCRIPTION
 	if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi
 }
+
+# The races and concurrency checks below need the CPUs QEMU was given
+# (boot: lsplus.cpus): a kernel that brings up fewer (the debug kernel
+# built without ACPI found one in SeaBIOS's MP table) must not pass them
+# on one CPU unnoticed.
+if [ -n "$cpus" ]; then
+	have=$(grep -c '^processor' /proc/cpuinfo)
+	check $([ "$have" = "$cpus" ] && echo 0 || echo 1) \
+		"the kernel runs on the VM's $cpus CPUs ($have online)"
+fi
 
 # run TIMEOUT NAME CMD...: a gdp-test subcommand; a crash or a timeout is
 # a failure of its own (its TAP lines so far stand).
