@@ -108,10 +108,17 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	if (st->last)
 		st->last->off = offset;
 
-	/* Resuming at that d_off reads a skipped dot again, and skips it. */
+	/*
+	 * A skipped dot leaves the previous record's d_off at the dot, as
+	 * getdents64 does; resuming there reads the dot again and skips it.
+	 * The next entry must not move that d_off past the dot (ext4 reads
+	 * a one-block directory in hash order, dots anywhere).
+	 */
 	if (st->skip_dots && name[0] == '.' &&
-	    (namelen == 1 || (namelen == 2 && name[1] == '.')))
+	    (namelen == 1 || (namelen == 2 && name[1] == '.'))) {
+		st->last = NULL;
 		return GDP_FILLDIR_CONTINUE;
+	}
 
 	if (unlikely(namelen <= 0 || namelen > GDP_NAME_MAX ||
 		     memchr(name, '/', namelen))) {

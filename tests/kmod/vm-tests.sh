@@ -111,6 +111,8 @@ if want core; then
 run 300 compare $T compare $E $M
 run 200 unpriv $T unpriv $E/noexec $M/noexec $E/nested $M
 run 60 badinput $T badinput $E $E/small
+run 120 skipdots-ext4 $T skipdots /mnt/ext4/skipdots
+rm -rf /mnt/ext4/skipdots
 run 30 padding $T padding $E
 run 30 padding-tmpfs $T padding $M
 run 30 padding-mnt $T padding $E/mnt-inner
