@@ -132,6 +132,8 @@ else
 fi
 
 # ---- c) the fallback order, forced backend by backend ---------------
+module_loaded || load
+nr=$(cat /sys/module/getdentsplus/parameters/nr 2>/dev/null)
 ours getdentsplus "the module's syscall (LSPLUS_BACKEND=getdentsplus)"
 trace module env LSPLUS_BACKEND=getdentsplus $LS
 n=$(nr_calls "$nr" /tmp/module.trace) n2=$(nr_calls $NR_IN_TREE /tmp/module.trace)
