@@ -114,6 +114,10 @@ AC_DEFUN([LSPLUS_GETDENTSPLUS_SYSCALL], [
     AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
 #include <sys/syscall.h>
 #include <linux/getdentsplus.h>
+#include <linux/version.h>
+#ifndef LINUX_VERSION_CODE
+# error no LINUX_VERSION_CODE
+#endif
 #ifndef __NR_getdentsplus
 # error no __NR_getdentsplus
 #endif
