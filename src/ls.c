@@ -26,7 +26,8 @@
      ls.h          the shared types (struct fileinfo), option globals and
                    the interface of every file above
      lib/dirplus*  reading directories (names + stat data + attribute bits)
-                   with three backends: getdentsplus, io_uring, sync
+                   with four backends: intree (the in-tree call), getdentsplus
+                   (the module), io_uring, sync
 
    Deliberate deviations from GNU ls 9.1:
      - ls -R descends by opening each directory relative to its parent's
