@@ -24,7 +24,17 @@
    without it.  A call
    that fails with ENOSYS later (a seccomp filter, ...) is replaced for
    that batch by getdents64 + statx, as the module path does: never a
-   failed listing.  */
+   failed listing.
+
+   How it relates to dirplus-gdp.c: the records have the same layout in
+   both ABIs (the series kept the module's), but their headers cannot
+   meet in one file, so record_name and entry_from_record are written
+   here again against this header, and the request differs (a struct
+   with its size first and an attribute mask, not GDP_WANT_* flags).
+   The split is guarded twice: the unit test (tests/unit/dirplus.c)
+   runs both backends on the same emulated records, and the rig's
+   realcall section runs tests/kmod/gdp-eq, the two kernels' records of
+   the same directories compared field by field.  */
 
 /* Layering (see the map in dirplus-impl.h): a backend, chosen by
    dirplus.c; it calls only shared pieces (dirplus-getdents.c,

@@ -13,7 +13,7 @@
 #   b) from full `strace -f -n` traces: syscall 472 (the in-tree call)
 #      is what auto uses, never the module's syscall or its ioctl; the
 #      calls per entry of every way of reading, and GNU's, printed
-#      ("# calls per entry: ...");
+#      ("# calls per entry: ..."), and one wall time of each;
 #   c) with the module, the fallback order forced backend by backend:
 #      the module's syscall, its ioctl (module loaded with syscall=0),
 #      io_uring, sync: each byte-identical;
@@ -162,8 +162,24 @@ fi
 ours sync "LSPLUS_BACKEND=sync"
 trace sync env LSPLUS_BACKEND=sync $LS
 
+# Wall time of one ls -lR of the fixture each (output to /dev/null), the
+# module loaded with its defaults: a debug kernel under TCG, so only the
+# order means something.
+now() { cut -d' ' -f1 /proc/uptime; }
+wall() { # CMD...: seconds of CMD -lR $TREES
+	t0=$(now)
+	"$@" -lR $TREES >/dev/null 2>&1
+	awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'
+}
+w_gnu=$(wall /bin/ls)
+w_intree=$(wall env LSPLUS_BACKEND=intree $LS)
+w_module=$(wall env LSPLUS_BACKEND=getdentsplus $LS)
+w_uring=$( [ "$per_uring" = - ] && echo - || wall env LSPLUS_BACKEND=uring $LS)
+w_sync=$(wall env LSPLUS_BACKEND=sync $LS)
+
 echo "# calls per entry ($entries entries, net of an empty directory's listing): GNU $per_gnu, in-tree call $per_intree, module syscall $per_module, module ioctl $per_ioctl, io_uring $per_uring, sync $per_sync"
 echo "# all calls of ls -lR of the fixture: GNU $tot_gnu, in-tree call $tot_intree, module syscall $tot_module, module ioctl ${tot_ioctl:--}, io_uring ${tot_uring:--}, sync $tot_sync"
+echo "# wall time of ls -lR of the fixture, s (one run each, warm cache): GNU $w_gnu, in-tree call $w_intree, module syscall $w_module, io_uring $w_uring, sync $w_sync"
 
 # ---- d) the same records from both calls -----------------------------
 echo "# --- realcall: gdp-eq"
