@@ -17,6 +17,9 @@
                         ring in dirplus-uring-ring.c, what the two share
                         in dirplus-uring.h
      dirplus-gdp.c      the getdentsplus kernel module's call
+     dirplus-sys.c      the in-tree getdentsplus(2) system call
+                        (upstream/'s series), built with the kernel
+                        headers that define it (its own include path)
    shared pieces: called from above and by each other, never call a
    backend or dirplus.c (dirplus-ahead.c reads a directory through the
    operations its parent carries, D->ops, without naming a backend)
@@ -105,6 +108,17 @@ int dirplus_gdp_probe (void);
 typedef long (*dirplus_gdp_call_fn) (int fd, void *buf, size_t size,
                                      unsigned int mask, unsigned int flags);
 extern dirplus_gdp_call_fn dirplus_gdp_call;
+extern const struct dirplus_ops dirplus_sys_ops;
+/* Probe the in-tree getdentsplus(2) call once: 0 if the running kernel
+   has it, -1 with errno (ENOSYS: not there, or not built in).  */
+int dirplus_sys_probe (void);
+/* The in-tree call, with its arguments (REQ: a struct getdentsplus_req
+   of that call's uapi header, which this header may not include: the
+   module's has the same name).  A test may set it before the probe to
+   emulate the call.  */
+typedef long (*dirplus_sys_call_fn) (int fd, const void *req, void *buf,
+                                     size_t size, unsigned int flags);
+extern dirplus_sys_call_fn dirplus_sys_call;
 
 /* ---- shared pieces (called by the layers above and each other) ---- */
 

@@ -30,6 +30,7 @@ static const char *const backend_names[] =
   [DIRPLUS_GETDENTSPLUS] = "getdentsplus",
   [DIRPLUS_URING] = "uring",
   [DIRPLUS_SYNC] = "sync",
+  [DIRPLUS_INTREE] = "intree",
 };
 
 /* What "auto" uses when the kernel module is absent.  Decided by
@@ -62,6 +63,8 @@ backend_ops (enum dirplus_backend b)
 {
   switch (b)
     {
+    case DIRPLUS_INTREE:
+      return &dirplus_sys_ops;
     case DIRPLUS_GETDENTSPLUS:
       return &dirplus_gdp_ops;
 #if USE_URING
@@ -79,6 +82,8 @@ backend_probe (enum dirplus_backend b)
 {
   switch (b)
     {
+    case DIRPLUS_INTREE:
+      return dirplus_sys_probe ();
     case DIRPLUS_GETDENTSPLUS:
       return dirplus_gdp_probe ();
     case DIRPLUS_URING:
@@ -121,7 +126,11 @@ dirplus_setup (enum dirplus_backend want)
 
   if (want == DIRPLUS_AUTO)
     {
-      if (backend_probe (DIRPLUS_GETDENTSPLUS) == 0)
+      /* The kernel's own call, then the module's (its syscall, else its
+         ioctl: dirplus-gdp.c), then user space.  */
+      if (backend_probe (DIRPLUS_INTREE) == 0)
+        setup_backend = DIRPLUS_INTREE;
+      else if (backend_probe (DIRPLUS_GETDENTSPLUS) == 0)
         setup_backend = DIRPLUS_GETDENTSPLUS;
       else if (DIRPLUS_AUTO_USERSPACE != DIRPLUS_SYNC
                && backend_probe (DIRPLUS_AUTO_USERSPACE) == 0)

@@ -42,6 +42,7 @@ enum dirplus_backend
   DIRPLUS_GETDENTSPLUS,
   DIRPLUS_URING,
   DIRPLUS_SYNC,
+  DIRPLUS_INTREE,		/* the in-tree getdentsplus(2) system call */
 };
 
 /* Request flags (dirplus_open, dirplus_stat).  */
@@ -103,7 +104,8 @@ int dirplus_setup (enum dirplus_backend want);
    when all are valid.  */
 const char *dirplus_env_invalid (void);
 
-/* The name of a backend ("auto", "getdentsplus", "uring", "sync").  */
+/* The name of a backend ("auto", "getdentsplus", "uring", "sync",
+   "intree").  */
 const char *dirplus_backend_name (enum dirplus_backend b);
 
 /* Parse a backend name; -1 if unknown.  */

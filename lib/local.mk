@@ -26,3 +26,15 @@ endif
 EXTRA_lib_libdirplus_a_SOURCES = lib/dirplus-uring.c \
 	lib/dirplus-uring-ring.c lib/dirplus-uring.h
 lib_libdirplus_a_CFLAGS = $(AM_CFLAGS)
+
+# The in-tree getdentsplus(2) backend (lib/dirplus-sys.c) is built on its
+# own include path: the kernel headers of --with-kernel-headers=DIR first
+# (GDP_SYS_CPPFLAGS), and never the module's uapi directory, whose
+# <linux/getdentsplus.h> has the same name but another ABI.  Its object
+# goes into libdirplus.a.
+noinst_LIBRARIES += lib/libdirplus-sys.a
+lib_libdirplus_sys_a_SOURCES = lib/dirplus-sys.c
+lib_libdirplus_sys_a_CPPFLAGS = $(GDP_SYS_CPPFLAGS) -I$(top_builddir)/lib \
+	-I$(top_srcdir)/lib
+lib_libdirplus_sys_a_CFLAGS = $(AM_CFLAGS)
+lib_libdirplus_a_LIBADD = lib/libdirplus_sys_a-dirplus-sys.$(OBJEXT)

@@ -82,3 +82,59 @@ AC_DEFUN([LSPLUS_NLS], [
   ])
   AC_SUBST([LIBINTL])
 ])
+
+# LSPLUS_GETDENTSPLUS_SYSCALL: the in-tree getdentsplus(2) system call
+# (upstream/'s series), for lib/dirplus-sys.c only.  Its number and its
+# uapi header come from kernel headers: those of the C library's include
+# path, or with --with-kernel-headers=DIR those of DIR (a kernel tree's
+# usr/include after `make headers`), put first in the include path of
+# that one file (GDP_SYS_CPPFLAGS); the module's own
+# <linux/getdentsplus.h> has the same name and stays in everyone else's.
+# Never a number written here: without headers that define
+# __NR_getdentsplus next to struct getdentsplus_req, the call is not
+# built at all (HAVE_GETDENTSPLUS_SYSCALL undefined).
+AC_DEFUN([LSPLUS_GETDENTSPLUS_SYSCALL], [
+  AC_ARG_WITH([kernel-headers],
+    [AS_HELP_STRING([--with-kernel-headers=DIR],
+                    [take the in-tree getdentsplus(2) call's number and
+                     uapi header from the kernel headers in DIR (e.g. a
+                     kernel tree's usr/include after make headers)])],
+    [], [with_kernel_headers=])
+  GDP_SYS_CPPFLAGS=
+  AS_CASE([$with_kernel_headers],
+    [""|no], [],
+    [yes], [AC_MSG_ERROR([--with-kernel-headers needs a directory])],
+    [AS_IF([test -d "$with_kernel_headers"], [],
+           [AC_MSG_ERROR([--with-kernel-headers: no directory $with_kernel_headers])])
+     GDP_SYS_CPPFLAGS="-I$with_kernel_headers"])
+  AC_CACHE_CHECK([for the getdentsplus system call in the kernel headers],
+    [lsplus_cv_getdentsplus_syscall], [
+    lsplus_save_CPPFLAGS=$CPPFLAGS
+    CPPFLAGS="$GDP_SYS_CPPFLAGS $CPPFLAGS"
+    AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#include <sys/syscall.h>
+#include <linux/getdentsplus.h>
+#include <linux/version.h>
+#ifndef LINUX_VERSION_CODE
+# error no LINUX_VERSION_CODE
+#endif
+#ifndef __NR_getdentsplus
+# error no __NR_getdentsplus
+#endif
+#ifndef GETDENTSPLUS_REQ_SIZE_VER0
+# error not the in-tree uapi header
+#endif
+]], [[struct getdentsplus_req req = { .size = sizeof req };
+      struct getdentsplus_entry e;
+      long nr = __NR_getdentsplus;
+      return (int) (nr + req.size + sizeof e.stx + GETDENTSPLUS_REC_UNRESOLVED);]])],
+      [lsplus_cv_getdentsplus_syscall=yes],
+      [lsplus_cv_getdentsplus_syscall=no])
+    CPPFLAGS=$lsplus_save_CPPFLAGS])
+  AS_IF([test "x$lsplus_cv_getdentsplus_syscall" = xyes],
+    [AC_DEFINE([HAVE_GETDENTSPLUS_SYSCALL], [1],
+       [Define if kernel headers give the in-tree getdentsplus(2) call.])],
+    [AS_IF([test -n "$GDP_SYS_CPPFLAGS"],
+       [AC_MSG_ERROR([--with-kernel-headers=$with_kernel_headers: no __NR_getdentsplus with the in-tree <linux/getdentsplus.h> there])])])
+  AC_SUBST([GDP_SYS_CPPFLAGS])
+])

@@ -26,7 +26,8 @@
      ls.h          the shared types (struct fileinfo), option globals and
                    the interface of every file above
      lib/dirplus*  reading directories (names + stat data + attribute bits)
-                   with three backends: getdentsplus, io_uring, sync
+                   with four backends: intree (the in-tree call), getdentsplus
+                   (the module), io_uring, sync
 
    Deliberate deviations from GNU ls 9.1:
      - ls -R descends by opening each directory relative to its parent's
@@ -423,10 +424,13 @@ LC_COLLATE, LC_CTYPE, LC_TIME, LANG.\n\
 \n\
 Environment variables of lsplus alone:\n\
   LSPLUS_BACKEND=WORD        how directories are read: auto (the default:\n\
+                             intree if the kernel has it, else\n\
                              getdentsplus if its kernel module is loaded,\n\
-                             else sync), getdentsplus (the module: no\n\
-                             system call per file), uring (io_uring\n\
-                             batches), sync (getdents64 + statx); naming\n\
+                             else sync), intree (the kernel's own\n\
+                             getdentsplus system call), getdentsplus (the\n\
+                             module: no system call per file), uring\n\
+                             (io_uring batches), sync (getdents64 +\n\
+                             statx); naming\n\
                              a backend that is not available, or an\n\
                              unknown WORD, is an error (exit status 2)\n\
   LSPLUS_THREADS=0|1         sync backend: 0 never shares a big directory\n\
@@ -875,7 +879,7 @@ setup_backend (void)
       b = dirplus_backend_parse (want);
       if (b < 0)
         error (LS_FAILURE, 0, "invalid value of LSPLUS_BACKEND: %s "
-               "(valid: auto, getdentsplus, uring, sync)", quote (want));
+               "(valid: auto, intree, getdentsplus, uring, sync)", quote (want));
     }
   char const *bad = dirplus_env_invalid ();
   if (bad)

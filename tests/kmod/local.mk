@@ -12,6 +12,11 @@
 ## (build-ls32: gcc -m32, static, cached in tests/kmod/work-ls32) with the
 ## getdentsplus backend, a FUSE server of our own that stalls a LOOKUP
 ## (gdp-fuse-test: the position lock), and src/ls with kprobes disabled.
+## The issue 13 section (vm-realcall-tests.sh, lsplus.tests=realcall): on a
+## kernel with upstream/'s series, src/ls built against its headers
+## (build-lsrc, cached in tests/kmod/work-lsrc) over the in-tree call, the
+## fallback order, calls per entry, and gdp-eq (the in-tree call's records
+## against the module's); it skips on kernels without the series.
 ## tests/kmod/dkms.test installs the module with DKMS into private trees.
 ## tests/kmod/nfs-vm.test boots the VM with the kernel NFS server and client
 ## (ext4 fixture exported, mounted NFSv3 and NFSv4.2): exact RPC counts per
@@ -80,6 +85,12 @@ EXTRA_DIST += \
 	tests/kmod/gdp-fuse-test.c \
 	tests/kmod/build-ls32 \
 	tests/kmod/vm-compat-tests.sh \
+	tests/kmod/build-lsrc \
+	tests/kmod/vm-realcall-tests.sh \
+	tests/kmod/gdp-eq.c \
+	tests/kmod/gdp-eq.h \
+	tests/kmod/gdp-eq-mod.c \
+	tests/kmod/gdp-eq-sys.c \
 	tests/kmod/gdp-fuzz.c \
 	tests/kmod/vm-fault-tests.sh tests/kmod/vm-kselftest.sh \
 	tests/kmod/vm-review-tests.sh \

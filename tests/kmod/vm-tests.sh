@@ -13,7 +13,7 @@ LS=/opt/lsplus/ls
 export LC_ALL=C TZ=UTC
 
 # Sections to run: lsplus.tests=core,rmmod,review,gnudiff,ls32,fposlock,
-# nokprobes,e2e on the kernel command line (LSPLUS_VM_APPEND on the
+# nokprobes,realcall,e2e on the kernel command line (LSPLUS_VM_APPEND on the
 # host); default all of these.  More run only when named:
 # rmmod-cycles (vm-rmmod.test) unloads and reloads the module under
 # syscall load; it needs QEMU with one TCG thread.  fuzz (gdp-fuzz:
@@ -28,7 +28,7 @@ export LC_ALL=C TZ=UTC
 # the entries of the big tmpfs resume check (default 100000; the debug
 # kernel's run takes 20000: KASAN makes each create ~5 times slower, and
 # the Debian kernels keep the 100,000).
-sections=core,rmmod,review,gnudiff,ls32,fposlock,nokprobes,e2e
+sections=core,rmmod,review,gnudiff,ls32,fposlock,nokprobes,realcall,e2e
 fuzz_secs=45
 fuzz_rmmod_secs=15
 fuzz_seed=
@@ -329,6 +329,14 @@ for s in ls32 fposlock nokprobes; do
 	sh /vm-compat-tests.sh $s
 done
 module_loaded || { insmod /getdentsplus.ko; check $? "insmod after the issue 12 checks"; }
+
+# ---- issue 13: src/ls over the in-tree getdentsplus(2) call, on a
+# kernel with upstream/'s series (vm-realcall-tests.sh; skips elsewhere)
+if want realcall; then
+	module_loaded || { insmod /getdentsplus.ko; check $? "insmod before realcall"; }
+	sh /vm-realcall-tests.sh
+	module_loaded || { insmod /getdentsplus.ko; check $? "insmod after realcall"; }
+fi
 want e2e || exit 0
 
 # ---- end to end with src/ls ----------------------------------------

@@ -56,6 +56,7 @@ static bool probe_mode;		/* LSPLUS_REMOTE=net: GNU's probes */
 static bool fake_remote;	/* fake_gdp leaves ACL bits unknown */
 static size_t fake_grow;	/* fake_gdp's header is this much longer */
 static bool fake_v1;		/* fake_gdp answers like an ABI 1 module */
+static unsigned long fake_sys_calls; /* fake_sys calls on a directory */
 
 /** Report a failed check.  */
 static void
@@ -611,6 +612,41 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
   return n < 0 ? -1 : (long) out;
 }
 
+/** A stand-in for the in-tree getdentsplus(2) call of upstream/'s series
+    on top of fake_gdp: its records have the module's layout (the series
+    kept it), its request and flags are translated here.  The in-tree
+    uapi header cannot be included next to the module's (same name and
+    guard), so its values are written out: request {size, statx_mask,
+    attr_mask, __spare}, flags FOLLOW 0x1, NO_AUTOMOUNT 0x2, FORCE_SYNC
+    0x4, DONT_SYNC 0x8, CACHED 0x10, SKIP_DOTS 0x20; attribute bits as
+    the module's.  Checks what the series checks first: unknown flags
+    (EINVAL), the request's size and spare field.  */
+static long
+fake_sys (int fd, const void *req, void *buf, size_t size,
+          unsigned int flags)
+{
+  uint32_t r[4];
+  memcpy (r, req, sizeof r);
+  if ((flags & ~0x3fu) || r[0] < 16 || r[3] != 0)
+    {
+      errno = EINVAL;
+      return -1;
+    }
+  unsigned int f = flags & (GDP_FOLLOW | GDP_NO_AUTOMOUNT);
+  if (flags & 0x20)
+    f |= GDP_SKIP_DOTS;
+  if (r[2] & (GDP_ATTR_ACL_ACCESS | GDP_ATTR_ACL_DEFAULT))
+    f |= GDP_WANT_ACL;
+  if (r[2] & GDP_ATTR_LABEL)
+    f |= GDP_WANT_LABEL;
+  if (r[2] & GDP_ATTR_CAP)
+    f |= GDP_WANT_CAP;
+  if (fcntl (fd, F_GETFD) < 0)
+    return -1;			/* EBADF, as the probe wants */
+  fake_sys_calls++;
+  return fake_gdp (fd, buf, size, r[1], f);
+}
+
 /** All checks with backend B, in this (child) process.  */
 static int
 run_backend (enum dirplus_backend b)
@@ -624,7 +660,7 @@ run_backend (enum dirplus_backend b)
   char p[8192];
   /* A name that vanishes between getdents64 and statx (the filter removes
      it); getdentsplus stats in the kernel, before the filter runs.  */
-  if (b != DIRPLUS_GETDENTSPLUS)
+  if (b != DIRPLUS_GETDENTSPLUS && b != DIRPLUS_INTREE)
     make_file (top, "vanish", 0644);
   const unsigned int all = (DIRPLUS_WANT_ACL | DIRPLUS_WANT_LABEL
                             | DIRPLUS_WANT_CAP);
@@ -825,6 +861,43 @@ child_fake_gdp_v1 (int unused)
   return run_backend (DIRPLUS_GETDENTSPLUS);
 }
 static int
+child_fake_sys (int unused)
+{
+#if HAVE_GETDENTSPLUS_SYSCALL
+  /* The in-tree call, emulated: the records go the module's way.  */
+  dirplus_sys_call = fake_sys;
+  int r = run_backend (DIRPLUS_INTREE);
+  if (r == 0 && fake_sys_calls == 0)
+    {
+      fail ("intree: the emulated call was never made");
+      r = 1;
+    }
+  return r;
+#else
+  (void) fake_sys;
+  printf ("SKIP: built without kernel headers that define getdentsplus\n");
+  return 77;
+#endif
+}
+static int
+child_intree_auto (int unused)
+{
+#if HAVE_GETDENTSPLUS_SYSCALL
+  /* "auto" takes the in-tree call first when it answers.  */
+  dirplus_sys_call = fake_sys;
+  dirplus_gdp_call = fake_gdp;
+  int b = dirplus_setup (DIRPLUS_AUTO);
+  if (b != DIRPLUS_INTREE)
+    {
+      fail ("auto chose %s, not intree", dirplus_backend_name (b));
+      return 1;
+    }
+  return 0;
+#else
+  return 77;
+#endif
+}
+static int
 child_fake_gdp_remote (int unused)
 {
   /* The module leaves the ACL bits unknown: the library resolves them.  */
@@ -926,6 +999,21 @@ main (void)
       else if (r != 77 || b == DIRPLUS_SYNC)
         status = 1;
     }
+  /* The real in-tree call: where the kernel has it (a VM of the rig).  */
+  int r = in_child (child_backend, DIRPLUS_INTREE);
+  printf ("intree backend: %s\n",
+          r == 0 ? "PASS" : r == 77 ? "SKIP" : "FAIL");
+  if (r != 0 && r != 77)
+    status = 1;
+  for (int i = 0; i < 2; i++)
+    {
+      r = in_child (i ? child_intree_auto : child_fake_sys, 0);
+      printf ("%s: %s\n", i ? "auto prefers the in-tree call"
+              : "intree backend on an emulated call",
+              r == 0 ? "PASS" : r == 77 ? "SKIP" : "FAIL");
+      if (r != 0 && r != 77)
+        status = 1;
+    }
   static const struct { int (*fn) (int); const char *what; } children[] =
     {
       { child_sync_threads, "sync backend with LSPLUS_THREADS=1" },
@@ -936,7 +1024,6 @@ main (void)
       { child_fake_gdp_remote,
         "getdentsplus backend, ACLs left unknown by the module" },
     };
-  int r;
   for (size_t i = 0; i < sizeof children / sizeof children[0]; i++)
     {
       r = in_child (children[i].fn, 0);

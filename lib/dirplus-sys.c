@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* dirplus-sys.c -- the "intree" backend: the getdentsplus(2) system call
+   of upstream/'s patch series (fs/getdentsplus.c in a patched kernel).
+   One call returns a buffer of records, each a directory entry with its
+   statx data and attribute bits, like the module's call (dirplus-gdp.c),
+   with no kprobe and no device.
+
+   Its number and its uapi header come from kernel headers only: configure
+   (LSPLUS_GETDENTSPLUS_SYSCALL in m4/lsplus.m4) defines
+   HAVE_GETDENTSPLUS_SYSCALL when <sys/syscall.h> gives __NR_getdentsplus
+   next to the in-tree <linux/getdentsplus.h>, the headers of
+   --with-kernel-headers=DIR first in this file's include path.  That
+   header and the module's share their name, include guard and the name
+   struct getdentsplus_entry: this file includes only the in-tree one,
+   dirplus-gdp.c only the module's, and the two never share a header of
+   theirs.  Without such headers this backend is never usable (ENOSYS).
+
+   The number is not final until the series is merged, and a later
+   kernel may give it to another call: it is used only on a running
+   kernel of the headers' own version (major.minor of LINUX_VERSION_CODE:
+   a stable series never adds system calls).  Then the call is probed
+   once, with fd -1 only: bad flags must give EINVAL, and good ones
+   EBADF, as the series checks them in that order; ENOSYS means a kernel
+   without it.  A call
+   that fails with ENOSYS later (a seccomp filter, ...) is replaced for
+   that batch by getdents64 + statx, as the module path does: never a
+   failed listing.
+
+   How it relates to dirplus-gdp.c: the records have the same layout in
+   both ABIs (the series kept the module's), but their headers cannot
+   meet in one file, so record_name and entry_from_record are written
+   here again against this header, and the request differs (a struct
+   with its size first and an attribute mask, not GDP_WANT_* flags).
+   The split is guarded twice: the unit test (tests/unit/dirplus.c)
+   runs both backends on the same emulated records, and the rig's
+   realcall section runs tests/kmod/gdp-eq, the two kernels' records of
+   the same directories compared field by field.  */
+
+/* Layering (see the map in dirplus-impl.h): a backend, chosen by
+   dirplus.c; it calls only shared pieces (dirplus-getdents.c,
+   dirplus-attr.c, dirplus-stat.c, dirplus-common.c).  */
+
+#include <config.h>
+
+#include "dirplus-impl.h"
+
+#include <errno.h>
+
+#if HAVE_GETDENTSPLUS_SYSCALL
+
+# include <dirent.h>
+# include <stddef.h>
+# include <stdio.h>
+# include <stdlib.h>
+# include <string.h>
+# include <unistd.h>
+# include <sys/syscall.h>
+# include <sys/utsname.h>
+
+# include <linux/getdentsplus.h>
+# include <linux/version.h>
+
+/* Buffer size: records are ~300 bytes plus the name.  */
+# define SYS_BUFSIZE (256 * 1024)
+
+/* The smallest record: its header, a one-byte name and its NUL,
+   8-aligned.  */
+# define SYS_ENTRY_MIN \
+  ((offsetof (struct getdentsplus_entry, name) + 2 + 7) & ~(size_t) 7)
+
+/* dirplus.h's attribute bits are the ABI's (both follow getxattr's
+   names in the same order).  */
+_Static_assert (DIRPLUS_ATTR_ACL_ACCESS == GETDENTSPLUS_ATTR_ACL_ACCESS
+                && DIRPLUS_ATTR_ACL_DEFAULT == GETDENTSPLUS_ATTR_ACL_DEFAULT
+                && DIRPLUS_ATTR_LABEL == GETDENTSPLUS_ATTR_LABEL
+                && DIRPLUS_ATTR_CAP == GETDENTSPLUS_ATTR_CAP,
+                "attribute bits differ");
+
+static int probe_state;		/* 0 not yet, 1 usable, -1 not usable */
+static int probe_errno;
+
+/** The raw call, or the fake a test installed before the probe.  */
+static long
+sys_getdentsplus (int fd, const struct getdentsplus_req *req, void *buf,
+                  size_t size, unsigned int flags)
+{
+  if (dirplus_sys_call)
+    return dirplus_sys_call (fd, req, buf, size, flags);
+  return syscall (__NR_getdentsplus, fd, req, buf, size, flags);
+}
+
+/** Whether the running kernel is of the headers' major.minor version
+    (where their number for the call can be trusted).  */
+static bool
+same_kernel_series (void)
+{
+  struct utsname u;
+  unsigned int major, minor;
+  if (uname (&u) < 0 || sscanf (u.release, "%u.%u", &major, &minor) != 2)
+    return false;
+  return (major == (LINUX_VERSION_CODE >> 16)
+          && minor == ((LINUX_VERSION_CODE >> 8) & 0xff));
+}
+
+/** Probe the call once: 0 if the running kernel has it, -1 with errno
+    (ENOSYS when it does not, or answers unlike getdentsplus).  */
+int
+dirplus_sys_probe (void)
+{
+  if (probe_state)
+    goto done;
+  probe_state = -1;
+  probe_errno = ENOSYS;
+
+  /* A test's emulation needs no kernel.  */
+  if (!dirplus_sys_call && !same_kernel_series ())
+    goto done;
+  struct getdentsplus_req req = { .size = sizeof req };
+  char buf[SYS_ENTRY_MIN];
+  /* Unknown flags fail before the fd is looked at ...  */
+  if (sys_getdentsplus (-1, &req, buf, sizeof buf, ~0u) >= 0
+      || errno != EINVAL)
+    goto done;
+  /* ... and a good request on no fd is EBADF.  */
+  if (sys_getdentsplus (-1, &req, buf, sizeof buf, 0) >= 0
+      || errno != EBADF)
+    goto done;
+  probe_state = 1;
+
+ done:
+  if (probe_state < 0)
+    {
+      errno = probe_errno;
+      return -1;
+    }
+  return 0;
+}
+
+/** Whether D's filter drops "." and ".." (ls without -a): then the
+    kernel need not look them up at all.  */
+static bool
+drops_dots (const struct dirplus_dir *d)
+{
+  return (d->filter
+          && !d->filter (".", 1, DT_DIR, d->filter_arg)
+          && !d->filter ("..", 2, DT_DIR, d->filter_arg));
+}
+
+/** The request for dirplus FLAGS and statx MASK.  */
+static struct getdentsplus_req
+sys_request (unsigned int flags, unsigned int mask)
+{
+  struct getdentsplus_req req = { .size = sizeof req, .statx_mask = mask };
+  if (flags & DIRPLUS_WANT_ACL)
+    req.attr_mask |= (GETDENTSPLUS_ATTR_ACL_ACCESS
+                      | GETDENTSPLUS_ATTR_ACL_DEFAULT);
+  if (flags & DIRPLUS_WANT_LABEL)
+    req.attr_mask |= GETDENTSPLUS_ATTR_LABEL;
+  if (flags & DIRPLUS_WANT_CAP)
+    req.attr_mask |= GETDENTSPLUS_ATTR_CAP;
+  return req;
+}
+
+/** The call's flags for dirplus FLAGS.  */
+static unsigned int
+sys_flags (unsigned int flags)
+{
+  unsigned int f = GETDENTSPLUS_NO_AUTOMOUNT;
+  if (flags & DIRPLUS_FOLLOW)
+    f |= GETDENTSPLUS_FOLLOW;
+  return f;
+}
+
+/** Fill entry E from record R, for request FLAGS.  Returns false when the
+    kernel left the entry to us (GETDENTSPLUS_REC_UNRESOLVED).  */
+static bool
+entry_from_record (struct dirplus_entry *e,
+                   const struct getdentsplus_entry *r, const char *name,
+                   unsigned int flags)
+{
+  memset (e, 0, sizeof *e);
+  e->name = name;
+  e->namelen = r->namelen;
+  e->ino = r->d_ino;
+  e->d_type = r->d_type;
+  if ((r->flags & GETDENTSPLUS_REC_UNRESOLVED)
+      || (!r->error && !r->stx.stx_mask))
+    return false;
+  e->stat_errno = r->error;
+  if (!r->error)
+    memcpy (&e->stx, &r->stx, sizeof e->stx);
+  /* GNU's rules (no ACL of an unfollowed link, ...) on the kernel's bits;
+     what the kernel could not decide is left to the caller.  */
+  unsigned int bits = dirplus_attrs_needed (e, flags);
+  e->attr = r->attr & bits;
+  e->attr_unknown |= r->attr_unknown & bits;
+  return true;
+}
+
+/** The name of record R of a buffer holding LEFT bytes from R on, or NULL
+    when the record is malformed (never trust a buffer).  */
+static const char *
+record_name (const struct getdentsplus_entry *r, long left)
+{
+  const size_t hdr = offsetof (struct getdentsplus_entry, name);
+  size_t off = r->name_off ? r->name_off : hdr;
+  if (r->reclen < SYS_ENTRY_MIN || r->reclen % 8 || r->reclen > left
+      || off < hdr || off + r->namelen + 1 > r->reclen)
+    return NULL;
+  const char *name = (const char *) r + off;
+  if (name[r->namelen] != '\0' || memchr (name, '\0', r->namelen))
+    return NULL;
+  return name;
+}
+
+/** Read the next batch of D without the call: getdents64, then per entry
+    what the sync backend does (statx, attribute probes).  */
+static ssize_t
+read_without_call (struct dirplus_dir *d)
+{
+  ssize_t n = dirplus_getdents_batch (d);
+  for (ssize_t i = 0; i < n; i++)
+    dirplus_stat_entry (d->fd, &d->ents[i], d->mask, d->flags);
+  return n;
+}
+
+/** Read the next batch of D with one getdentsplus(2) call.  */
+static ssize_t
+sys_read (struct dirplus_dir *d)
+{
+  if (d->flags & DIRPLUS_NO_STAT)
+    return dirplus_getdents_batch (d);
+  if (d->bufsize < SYS_BUFSIZE)
+    {
+      char *p = realloc (d->buf, SYS_BUFSIZE);
+      if (!p)
+        return -1;
+      d->buf = p;
+      d->bufsize = SYS_BUFSIZE;
+    }
+  struct getdentsplus_req req = sys_request (d->flags, d->mask);
+  unsigned int flags = sys_flags (d->flags);
+  if (drops_dots (d))
+    flags |= GETDENTSPLUS_SKIP_DOTS;
+
+  d->nents = 0;
+  while (!d->eof && d->nents == 0)
+    {
+      long n = sys_getdentsplus (d->fd, &req, d->buf, d->bufsize, flags);
+      __atomic_fetch_add (&dirplus_counters.batch_calls, 1,
+                          __ATOMIC_RELAXED);
+      if (n < 0 && errno == ENOSYS)
+        return read_without_call (d);
+      if (n < 0)
+        return -1;
+      if (n == 0)
+        {
+          d->eof = true;
+          break;
+        }
+      if (dirplus_reserve (d, n / SYS_ENTRY_MIN + 1) < 0)
+        return -1;
+      for (long off = 0; off < n;)
+        {
+          const struct getdentsplus_entry *r = (void *) (d->buf + off);
+          const char *name = (n - off < (long) SYS_ENTRY_MIN
+                              ? NULL : record_name (r, n - off));
+          if (!name)
+            {
+              errno = EIO;	/* a malformed buffer */
+              return -1;
+            }
+          off += r->reclen;
+          if (d->filter && !d->filter (name, r->namelen, r->d_type,
+                                       d->filter_arg))
+            continue;
+          struct dirplus_entry *e = &d->ents[d->nents];
+          if (!entry_from_record (e, r, name, d->flags))
+            /* Left to us: stat it here, as the sync backend would.  */
+            dirplus_stat_entry (d->fd, e, d->mask, d->flags);
+          d->nents++;
+        }
+    }
+  /* What the kernel could not answer (an attribute read that failed
+     with an error other than "absent"), resolved here like the module's
+     unknown bits.  */
+  dirplus_resolve_unknown (d->fd, d->ents, d->nents, d->flags);
+  __atomic_fetch_add (&dirplus_counters.entries, d->nents, __ATOMIC_RELAXED);
+  return d->nents;
+}
+
+#else /* !HAVE_GETDENTSPLUS_SYSCALL */
+
+/** Without kernel headers that define the call: never usable.  */
+int
+dirplus_sys_probe (void)
+{
+  errno = ENOSYS;
+  return -1;
+}
+
+/** Never called (the probe fails); reads like the sync backend.  */
+static ssize_t
+sys_read (struct dirplus_dir *d)
+{
+  return dirplus_stat_batch (d, dirplus_getdents_batch (d));
+}
+
+#endif
+
+dirplus_sys_call_fn dirplus_sys_call;
+
+const struct dirplus_ops dirplus_sys_ops = { sys_read };
