@@ -47,10 +47,11 @@
 ## tests/kmod/vm-debug.test (issue 12) runs the same module checks under
 ## the rig's own debug kernel (tests/kmod/build-kernel, from Debian's
 ## linux-source, debug-kernel.config: KASAN, lockdep, kmemleak, UBSAN,
-## fault injection, gcov) and reports the module's line coverage; it is
-## meant to be the first of TESTS (Makefile.am) so that its kernel build,
-## ~20-40 min once, starts early under make -j2, and is not in TESTS yet
-## (Makefile.am says why).  Skipped with LSPLUS_CHECK_SCOPE=short.
+## fault injection, gcov; with upstream/'s series applied, so it also
+## runs that series' kselftest) and reports the module's line coverage;
+## it is the first of TESTS (Makefile.am) so that its kernel build starts
+## early under make -j2.  Skipped with LSPLUS_CHECK_SCOPE=short (the
+## sanitizer and distcheck passes of tools/run-tests).
 TESTS += tests/kmod/run-vm.test tests/kmod/dkms.test tests/kmod/nfs-vm.test
 TESTS += tests/kmod/vm-trixie.test tests/kmod/vm-sid.test tests/kmod/vm-arm64.test
 TESTS += tests/kmod/vm-rmmod.test
