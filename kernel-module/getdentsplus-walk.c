@@ -8,9 +8,13 @@
  *  2. iterate_dir() with an actor that copies names into a bounded staging
  *     buffer and claims each record's place in the caller's buffer (zeroes
  *     it, as getdents64's filldir64 writes there too): no lookup, no
- *     getattr while the filesystem holds the directory locked; then drop
+ *     getattr while the filesystem holds the directory locked; read
+ *     again while the filesystem offers more (GDP_MARK_END needs to know
+ *     the end, and a read of only skipped dots is not the end); then drop
  *     the position lock, as getdents64 does after its read;
- *  3. for each staged name: one lookup in the directory with the caller's
+ *  3. GDP_WANT_SELF at position 0: the directory's own record first (its
+ *     getattr through the struct file, as fstat does); then for each
+ *     staged name: one lookup in the directory with the caller's
  *     permissions, cross mounts, vfs_getattr(), attribute bits, build the
  *     record in zeroed memory, copy_to_user(); every name comes from the
  *     kernel's staged copy and every lookup starts at the struct file taken
@@ -78,9 +82,11 @@ struct gdp_stage {
 	size_t out_used;	/* its bytes promised to staged entries */
 	size_t out_left;	/* user buffer bytes not yet promised */
 	unsigned int nr;
+	unsigned int seen;	/* entries the filesystem offered, dots too */
 	struct gdp_staged *last;
 	int error;		/* why the first entry could not be staged */
 	bool skip_dots;		/* GDP_SKIP_DOTS */
+	bool stopped;		/* the actor refused an entry: no end yet */
 };
 
 /* One request, as the per-entry code needs it. */
@@ -95,6 +101,13 @@ struct gdp_req {
 /* gdp_resolve(): only the caller's own path walk can answer this entry. */
 #define GDP_UNRESOLVED	1
 
+/* The actor refuses the entry: the batch ends before it. */
+static gdp_filldir_ret gdp_stage_stop(struct gdp_stage *st)
+{
+	st->stopped = true;
+	return GDP_FILLDIR_STOP;
+}
+
 static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 				       const char *name, int namelen,
 				       loff_t offset, u64 ino,
@@ -104,6 +117,7 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	struct gdp_staged *e;
 	size_t need, reclen;
 
+	st->seen++;
 	/* Like getdents64: an entry's d_off is where the next one starts. */
 	if (st->last)
 		st->last->off = offset;
@@ -123,19 +137,19 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	if (unlikely(namelen <= 0 || namelen > GDP_NAME_MAX ||
 		     memchr(name, '/', namelen))) {
 		st->error = -EIO;
-		return GDP_FILLDIR_STOP;
+		return gdp_stage_stop(st);
 	}
 	reclen = GDP_RECLEN(namelen);
 	if (reclen > st->out_left) {
 		if (!st->nr)
 			st->error = -EINVAL;
-		return GDP_FILLDIR_STOP;
+		return gdp_stage_stop(st);
 	}
 	need = GDP_STAGED_LEN(namelen);
 	if (need > st->cap - st->used)
-		return GDP_FILLDIR_STOP;
+		return gdp_stage_stop(st);
 	if (st->nr && fatal_signal_pending(current))
-		return GDP_FILLDIR_STOP;
+		return gdp_stage_stop(st);
 	/*
 	 * The record's place must be writable before the entry is taken:
 	 * then a bad buffer ends the batch here, where the filesystem keeps
@@ -146,7 +160,7 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	if (clear_user(st->ubuf + st->out_used, reclen)) {
 		if (!st->nr)
 			st->error = -EFAULT;
-		return GDP_FILLDIR_STOP;
+		return gdp_stage_stop(st);
 	}
 
 	e = (struct gdp_staged *)(st->buf + st->used);
@@ -441,6 +455,37 @@ err_entry:
 }
 
 /*
+ * Fill the record of the directory itself (GDP_WANT_SELF; already zeroed,
+ * GDP_RECLEN(0) bytes): what fstat() of the fd returns, which needs no
+ * permission, so neither does this.
+ */
+static void gdp_fill_self(const struct gdp_req *req,
+			  struct getdentsplus_entry *rec)
+{
+	const struct path *path = &req->dir->f_path;
+	struct kstat ks;
+	int err;
+
+	rec->d_ino = file_inode(req->dir)->i_ino;
+	rec->d_off = 0;
+	rec->reclen = GDP_RECLEN(0);
+	rec->d_type = DT_DIR;
+	rec->flags = GDP_REC_SELF;
+	rec->name_off = GDP_REC_HDR;
+	rec->attr_unknown = GDP_ATTR_ALL;
+
+	memset(&ks, 0, sizeof(ks));
+	err = vfs_getattr(path, &ks, req->mask, req->query_flags);
+	if (err) {
+		rec->error = -gdp_entry_errno(err);
+		return;
+	}
+	gdp_fill_statx(&rec->stx, &ks, path);
+	gdp_attr_fill(path, ks.mode, req->flags, &rec->attr,
+		      &rec->attr_unknown);
+}
+
+/*
  * Put the position on @pos like lseek(SEEK_SET), so the fs sees it.  @pos
  * is a d_off the filesystem itself reported during this call, so its
  * ->llseek accepts it.  vfs_llseek() fails only with -ESPIPE, when the
@@ -478,19 +523,34 @@ static void gdp_rewind(struct file *file, loff_t pos, loff_t staged_end)
 }
 
 /*
- * Deliver the staged entries.  @pos is the position before the first one,
- * @staged_end the position the staging left.  Runs without f_pos_lock.
- * Returns the bytes written, or -EFAULT / -EINTR when nothing was.
+ * Deliver the staged entries, after the directory's own record when
+ * @self.  @pos is the position before the first one, @staged_end the
+ * position the staging left; @at_end: the staging reached the end of the
+ * directory (the last record gets GDP_REC_END).  Runs without
+ * f_pos_lock.  Returns the bytes written, or -EFAULT / -EINTR when
+ * nothing was.
  */
 static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
 		     struct getdentsplus_entry *rec, char __user *ubuf,
-		     loff_t pos, loff_t staged_end)
+		     loff_t pos, loff_t staged_end, bool self, bool at_end)
 {
 	const struct gdp_staged *e = (const struct gdp_staged *)st->buf;
 	size_t done = 0;
 	unsigned int i;
 	long err = 0;
 
+	if (self) {
+		memset(rec, 0, GDP_RECLEN(0));
+		gdp_fill_self(req, rec);
+		if (at_end && !st->nr)
+			rec->flags |= GDP_REC_END;
+		if (copy_to_user(ubuf, rec, GDP_RECLEN(0))) {
+			if (st->nr)
+				gdp_rewind(req->dir, pos, staged_end);
+			return -EFAULT;
+		}
+		done = GDP_RECLEN(0);
+	}
 	for (i = 0; i < st->nr; i++) {
 		size_t reclen = GDP_RECLEN(e->namelen);
 
@@ -500,6 +560,8 @@ static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
 		}
 		memset(rec, 0, reclen);
 		gdp_fill_record(req, e, rec);
+		if (at_end && i + 1 == st->nr)
+			rec->flags |= GDP_REC_END;
 		if (copy_to_user(ubuf + done, rec, reclen)) {
 			err = -EFAULT;
 			break;
@@ -515,7 +577,38 @@ static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
 	 */
 	if (i < st->nr)
 		gdp_rewind(req->dir, pos, staged_end);
+	/* The directory's own record alone is no progress: report why. */
+	if (self && i == 0 && st->nr)
+		return err;
 	return done ? (long)done : err;
+}
+
+/*
+ * Read names until the staging stops or the filesystem has no more.  A
+ * filesystem may return from one read before the end without being full
+ * (FUSE reads a page of its daemon's entries at a time): ask again when
+ * the end must be known (@want_end), and when all it offered were skipped
+ * dots, so that a call returns 0 only at the end.  Bounded: a filesystem
+ * that offers entries without moving on gets no end mark, not a loop.
+ * Returns iterate_dir()'s result; *@at_end says whether the end was seen.
+ */
+static int gdp_stage_names(struct file *file, struct gdp_stage *st,
+			   bool want_end, bool *at_end)
+{
+	int rounds = 8;
+	int ret;
+
+	ret = iterate_dir(file, &st->ctx);
+	while (ret >= 0 && !st->stopped && st->seen &&
+	       (want_end || !st->nr) && rounds-- > 0) {
+		if (fatal_signal_pending(current))
+			break;
+		cond_resched();
+		st->seen = 0;
+		ret = iterate_dir(file, &st->ctx);
+	}
+	*at_end = ret >= 0 && !st->stopped && !st->seen;
+	return ret;
 }
 
 static int gdp_check_args(size_t size, u32 mask, u32 flags)
@@ -557,6 +650,7 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	struct file *file;
 	struct fd f;
 	loff_t pos, staged_end;
+	bool self, at_end;
 	long ret;
 
 	ret = gdp_check_args(size, statx_mask, flags);
@@ -609,11 +703,20 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	st.ubuf = ubuf;
 	st.out_left = size;
 	st.skip_dots = flags & GDP_SKIP_DOTS;
-	gdp_dir_context_set_count(&st.ctx, size);
+	pos = file->f_pos;
+	/* The directory's own record takes the buffer's first bytes. */
+	self = (flags & GDP_WANT_SELF) && pos == 0;
+	if (self) {
+		ret = -EFAULT;
+		if (clear_user(ubuf, GDP_RECLEN(0)))
+			goto err_free_stage;
+		st.out_used = GDP_RECLEN(0);
+		st.out_left -= GDP_RECLEN(0);
+	}
+	gdp_dir_context_set_count(&st.ctx, st.out_left);
 	get_fs_root(current->fs, &req.root);
 
-	pos = file->f_pos;
-	ret = iterate_dir(file, &st.ctx);
+	ret = gdp_stage_names(file, &st, flags & GDP_MARK_END, &at_end);
 	if (st.last)
 		st.last->off = st.ctx.pos;
 	staged_end = file->f_pos;
@@ -624,8 +727,9 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	 * open file; everything it needs is staged or held (the file).
 	 */
 	mutex_unlock(&file->f_pos_lock);
-	if (st.nr)
-		ret = gdp_emit(&req, &st, rec, ubuf, pos, staged_end);
+	if (st.nr || (self && ret >= 0 && !st.error))
+		ret = gdp_emit(&req, &st, rec, ubuf, pos, staged_end, self,
+			       at_end && (flags & GDP_MARK_END));
 	else if (ret >= 0)
 		ret = st.error;		/* 0 at end of directory */
 
@@ -635,6 +739,8 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	fdput(f);
 	return ret;
 
+err_free_stage:
+	kvfree(st.buf);
 err_free_rec:
 	kfree(rec);
 err_unlock:

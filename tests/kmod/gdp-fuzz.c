@@ -438,6 +438,7 @@ static int check_records(const struct call *c, const char *buf, long n)
 		const struct getdentsplus_entry *r = (const void *)(buf + pos);
 		const char *why;
 		size_t room, nl;
+		int self;
 
 		if (n - pos < (long)GETDENTSPLUS_ENTRY_MIN || r->reclen < GETDENTSPLUS_ENTRY_MIN ||
 		    r->reclen % 8 || r->reclen > n - pos) {
@@ -447,15 +448,22 @@ static int check_records(const struct call *c, const char *buf, long n)
 		}
 		room = r->reclen - sizeof *r;
 		nl = strnlen(r->name, room);
-		if (nl == room || nl != r->namelen || nl == 0) {
-			violation(V_RECORD, c, "record at %ld: namelen %u, name length %zu, room %zu",
-				  pos, r->namelen, nl, room);
+		/* Only the directory's own record (GDP_WANT_SELF) has no name. */
+		self = !!(r->flags & GDP_REC_SELF);
+		if (nl == room || nl != r->namelen || (nl == 0) != self) {
+			violation(V_RECORD, c, "record at %ld: namelen %u, name length %zu, room %zu, flags %#x",
+				  pos, r->namelen, nl, room, r->flags);
 			return 1;
 		}
-		if (!zero(r->name + nl, room - nl) || (r->flags & ~GDP_REC_UNRESOLVED) ||
+		if (!zero(r->name + nl, room - nl) ||
+		    (r->flags & ~(GDP_REC_UNRESOLVED | GDP_REC_SELF | GDP_REC_END)) ||
+		    (self && (!(c->flags & GDP_WANT_SELF) || pos != 0 || r->d_type != DT_DIR ||
+			      r->d_off != 0 || (r->flags & GDP_REC_UNRESOLVED))) ||
+		    ((r->flags & GDP_REC_END) &&
+		     (!(c->flags & GDP_MARK_END) || pos + (long)r->reclen != n)) ||
 		    r->name_off != offsetof(struct getdentsplus_entry, name)) {
-			violation(V_RECORD, c, "record '%s': nonzero padding, flags %#x or name_off %u",
-				  r->name, r->flags, r->name_off);
+			violation(V_RECORD, c, "record '%s' at %ld of %ld: nonzero padding, flags %#x (asked %#x), d_type %u or name_off %u",
+				  r->name, pos, n, r->flags, c->flags, r->d_type, r->name_off);
 			return 1;
 		}
 		if (r->d_type > 14 || r->attr & ~GDP_ATTR_ALL || r->attr_unknown & ~GDP_ATTR_ALL ||

@@ -21,6 +21,7 @@
  *   gdp-test edges DIR [BIGDIR]    exact-fit buffers, other syscall numbers,
  *                                  a deleted dir, SIGKILL in long calls
  *   gdp-test sanity DIR            one listing works (after re-insmod)
+ *   gdp-test selfend DIR           GDP_WANT_SELF, GDP_MARK_END (ABI 3)
  *
  * Layout: helpers (TAP, calls, record parsing) first, then one function
  * per subcommand, main() at the bottom.
@@ -224,7 +225,7 @@ static int parse_records(const char *buf, long len, struct list *l, int64_t *las
 			diag("record '%s': reclen %u larger than needed", r->name, r->reclen);
 			bad++;
 		}
-		if (r->flags & ~GDP_REC_UNRESOLVED) {
+		if (r->flags & ~(GDP_REC_UNRESOLVED | GDP_REC_SELF | GDP_REC_END)) {
 			diag("record '%s': unknown record flags %#x", r->name, r->flags);
 			bad++;
 		}
@@ -1236,6 +1237,182 @@ static int cmd_skipdots(const char *dir)
 	return bad != 0 || (ext4 && !dirs_before_dot);
 }
 
+/* One listing of FD from position 0 with FLAGS (GDP_WANT_SELF and/or
+ * GDP_MARK_END among them) and buffers of SIZE bytes; checks what the two
+ * flags promise against WANT (getdents64's names, without the dots under
+ * GDP_SKIP_DOTS) and ST (fstat of FD).  Returns the problems found. */
+static int selfend_list(enum via via, int fd, size_t size, unsigned flags,
+			struct list *want, const struct stat *st, const char *what)
+{
+	char *buf = xmalloc(size);
+	struct list got = { 0 };
+	int bad = 0, selfs = 0, ends = 0, end_last = 0;
+	long calls = 0, n;
+	lseek(fd, 0, SEEK_SET);
+	for (;;) {
+		n = gdp_call(via, fd, buf, size, REQ_MASK, flags);
+		calls++;
+		if (n <= 0 || calls > 100000)
+			break;
+		struct list l = { 0 };
+		bad += parse_records(buf, n, &l, NULL);
+		end_last = 0;
+		for (size_t i = 0; i < l.n; i++) {
+			struct ent *e = &l.v[i];
+			if (e->flags & GDP_REC_END) {
+				ends++;
+				end_last = i + 1 == l.n;
+			}
+			if (!(e->flags & GDP_REC_SELF)) {
+				list_push(&got, e);
+				e->name = NULL;
+				continue;
+			}
+			selfs++;
+			if (calls != 1 || i != 0 || e->name[0] || e->off != 0 || e->type != DT_DIR ||
+			    e->error || e->ino != st->st_ino || e->stx.stx_ino != st->st_ino ||
+			    makedev(e->stx.stx_dev_major, e->stx.stx_dev_minor) != st->st_dev ||
+			    e->stx.stx_mode != st->st_mode || e->stx.stx_nlink != st->st_nlink ||
+			    e->stx.stx_uid != st->st_uid || e->stx.stx_size != (uint64_t)st->st_size) {
+				diag("%s: directory record in call %ld at %zu: name '%s', d_off %lld, type %u, error %d, ino %llu/%llu (fstat %llu), mode %o (fstat %o), nlink %u (fstat %lu)",
+				     what, calls, i, e->name, (long long)e->off, e->type, e->error,
+				     (unsigned long long)e->ino, (unsigned long long)e->stx.stx_ino,
+				     (unsigned long long)st->st_ino, e->stx.stx_mode, st->st_mode,
+				     e->stx.stx_nlink, (unsigned long)st->st_nlink);
+				bad++;
+			}
+		}
+		list_free(&l);
+		if (ends)
+			break;
+	}
+	if (n < 0) {
+		diag("%s: call %ld failed: %s", what, calls, strerror(errno));
+		bad++;
+	}
+	/* After the end mark, the directory has nothing more. */
+	if (ends && (n = gdp_call(via, fd, buf, size, REQ_MASK, flags)) != 0) {
+		diag("%s: a call after the end mark returned %ld", what, n);
+		bad++;
+	}
+	if (selfs != !!(flags & GDP_WANT_SELF)) {
+		diag("%s: %d directory records", what, selfs);
+		bad++;
+	}
+	if ((flags & GDP_MARK_END) ? (ends != 1 || !end_last) : ends != 0) {
+		diag("%s: %d end marks (on the last record of the last batch: %d)", what, ends, end_last);
+		bad++;
+	}
+	bad += same_names(&got, want, 1, what);
+	list_free(&got);
+	free(buf);
+	return bad;
+}
+
+/*
+ * GDP_WANT_SELF and GDP_MARK_END (ABI 3) on directories of 0, 1, 12 and
+ * 3000 entries under DIR: the directory's own record (first, only at
+ * position 0, what fstat says), the end mark (exactly once, on the last
+ * record, and nothing after it), the same names as getdents64, in big
+ * and in one-record buffers, via syscall and ioctl.  Then the edges: a
+ * buffer that holds only the directory's record is EINVAL for a directory
+ * with entries, and enough for an empty one (its record then carries the
+ * end mark); no directory record at another position; neither flag set:
+ * neither record flag.
+ */
+static int cmd_selfend(const char *dir)
+{
+	static const long sizes[] = { 0, 1, 12, 600 };
+	static const unsigned fl[] = {
+		0, GDP_WANT_SELF, GDP_MARK_END, GDP_WANT_SELF | GDP_MARK_END,
+		GDP_WANT_SELF | GDP_MARK_END | GDP_SKIP_DOTS, GDP_MARK_END | GDP_SKIP_DOTS,
+	};
+	char path[4096], what[4200];
+	char *buf = xmalloc(1 << 16);
+	int bad = 0, edge_bad = 0;
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		tap(0, "selfend %s: mkdir (%s)", dir, strerror(errno));
+		return 1;
+	}
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		snprintf(path, sizeof path, "%s/se-%ld", dir, sizes[s]);
+		if ((mkdir(path, 0755) < 0 && errno != EEXIST) || make_files(path, sizes[s], "e") < 0) {
+			diag("%s: mkdir/files: %s", path, strerror(errno));
+			bad++;
+			continue;
+		}
+		int fd = open(path, O_RDONLY | O_DIRECTORY);
+		struct list ref = { 0 }, nodots = { 0 };
+		struct stat st;
+		if (fd < 0 || fstat(fd, &st) < 0 || getdents_list(fd, &ref) < 0) {
+			diag("%s: open/fstat/getdents64: %s", path, strerror(errno));
+			bad++;
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		for (size_t i = 0; i < ref.n; i++)
+			if (strcmp(ref.v[i].name, ".") && strcmp(ref.v[i].name, ".."))
+				list_push(&nodots, &ref.v[i]);
+		for (int v = 0; v < 2; v++) {
+			if ((v == VIA_SYSCALL && gdp_nr <= 0) || (v == VIA_IOCTL && gdp_dev < 0))
+				continue;
+			for (size_t f = 0; f < sizeof fl / sizeof *fl; f++)
+				for (int k = 0; k < 2; k++) {
+					/* k: buffers of two records (self + one entry). */
+					size_t sz = k ? 2 * GETDENTSPLUS_ENTRY_MIN + 16 : 1 << 16;
+					snprintf(what, sizeof what, "%s via %s, flags %#x, size %zu", path,
+						 via_name[v], fl[f], sz);
+					bad += selfend_list(v, fd, sz, fl[f],
+							    (fl[f] & GDP_SKIP_DOTS) ? &nodots : &ref, &st, what);
+				}
+			/* Edges. */
+			long n;
+			lseek(fd, 0, SEEK_SET);
+			n = gdp_call(v, fd, buf, GETDENTSPLUS_ENTRY_MIN, REQ_MASK, GDP_WANT_SELF | GDP_MARK_END);
+			if (!(n < 0 && errno == EINVAL)) {
+				diag("%s via %s: a buffer for the directory's record only: %ld (%s), want EINVAL",
+				     path, via_name[v], n, n < 0 ? strerror(errno) : "");
+				edge_bad++;
+			}
+			lseek(fd, 0, SEEK_SET);
+			n = gdp_call(v, fd, buf, GETDENTSPLUS_ENTRY_MIN, REQ_MASK,
+				     GDP_WANT_SELF | GDP_MARK_END | GDP_SKIP_DOTS);
+			const struct getdentsplus_entry *r = (const void *)buf;
+			if (sizes[s] == 0 ?
+			    (n != (long)GETDENTSPLUS_ENTRY_MIN || r->flags != (GDP_REC_SELF | GDP_REC_END)) :
+			    !(n < 0 && errno == EINVAL)) {
+				diag("%s via %s: empty but for dots, one record's buffer, GDP_SKIP_DOTS: %ld (%s), flags %#x",
+				     path, via_name[v], n, n < 0 ? strerror(errno) : "", n > 0 ? r->flags : 0);
+				edge_bad++;
+			}
+			if (ref.n > 1) {
+				/* Not at position 0: no directory record. */
+				lseek(fd, ref.v[0].off, SEEK_SET);
+				n = gdp_call(v, fd, buf, 1 << 16, REQ_MASK, GDP_WANT_SELF);
+				struct list l = { 0 };
+				if (n <= 0 || parse_records(buf, n, &l, NULL) || !l.n ||
+				    (l.v[0].flags & GDP_REC_SELF) || strcmp(l.v[0].name, ref.v[1].name)) {
+					diag("%s via %s: from d_off %lld: %ld, first '%s' flags %#x (want '%s')",
+					     path, via_name[v], (long long)ref.v[0].off, n,
+					     l.n ? l.v[0].name : "", l.n ? l.v[0].flags : 0, ref.v[1].name);
+					edge_bad++;
+				}
+				list_free(&l);
+			}
+		}
+		free(nodots.v);
+		list_free(&ref);
+		close(fd);
+	}
+	free(buf);
+	tap(bad == 0, "selfend %s: GDP_WANT_SELF gives the directory's fstat first, GDP_MARK_END marks the last record once, names as getdents64's (0, 1, 12, 600 entries; big and two-record buffers)",
+	    dir);
+	tap(edge_bad == 0, "selfend %s: edges: EINVAL for a buffer of the directory's record alone, unless it is empty (then self + end); no directory record past position 0",
+	    dir);
+	return bad || edge_bad;
+}
+
 static int cmd_padding(const char *dir)
 {
 	size_t size = 1 << 16;
@@ -1472,7 +1649,7 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2) {
-		fprintf(stderr, "usage: gdp-test compare|resume|concurrent|unpriv|badinput|skipdots|padding|hammer|enosys|spin|sanity ...\n");
+		fprintf(stderr, "usage: gdp-test compare|resume|concurrent|unpriv|badinput|selfend|skipdots|padding|hammer|enosys|spin|sanity ...\n");
 		return 2;
 	}
 	const char *cmd = argv[1];
@@ -1495,6 +1672,8 @@ int main(int argc, char **argv)
 		cmd_unpriv(argc - 2, argv + 2);
 	else if (!strcmp(cmd, "badinput") && argc == 4)
 		cmd_badinput(argv[2], argv[3]);
+	else if (!strcmp(cmd, "selfend") && argc == 3)
+		cmd_selfend(argv[2]);
 	else if (!strcmp(cmd, "skipdots") && argc == 3)
 		cmd_skipdots(argv[2]);
 	else if (!strcmp(cmd, "padding") && argc == 3)

@@ -54,6 +54,8 @@
  * Versions.  2 added the record's flags and name_off (both zero padding
  * in version 1), GDP_REC_UNRESOLVED, the sysfs files above and the _IOW
  * spelling of the ioctl (version 1's _IOWR number is still accepted).
+ * 3 added GDP_WANT_SELF and GDP_MARK_END with their record flags
+ * GDP_REC_SELF and GDP_REC_END (set only for a caller that asks).
  * A newer module never changes what an older caller reads: a record
  * grows only for a request flag that asks for the new fields, which an
  * older caller does not pass.  A newer caller meeting an older module
@@ -66,7 +68,7 @@
 #include <linux/ioctl.h>
 #include <linux/stat.h>		/* struct statx, STATX_* */
 
-#define GETDENTSPLUS_ABI_VERSION	2
+#define GETDENTSPLUS_ABI_VERSION	3
 
 /* Request flags. */
 #define GDP_FOLLOW		0x0001	/* stat symlink targets (stat, not lstat) */
@@ -78,12 +80,36 @@
 #define GDP_WANT_CAP		0x0040	/* compute GDP_ATTR_CAP */
 #define GDP_ATTR_CACHED		0x0080	/* attribute bits only from memory */
 #define GDP_SKIP_DOTS		0x0100	/* leave out "." and ".." */
-#define GDP_FLAGS_ALL		0x01ff
+#define GDP_WANT_SELF		0x0200	/* v3: the directory's own record first */
+#define GDP_MARK_END		0x0400	/* v3: mark the directory's last record */
+#define GDP_FLAGS_ALL		0x07ff
 /*
  * GDP_SKIP_DOTS: "." and ".." are neither returned nor looked up, stat'ed
  * or probed (a caller that drops them, like ls without -a, would only
  * pay for them: on NFSv4 the stat of a directory just read is a GETATTR
  * round trip).  The file position still moves past them.
+ */
+/*
+ * GDP_WANT_SELF: a call that starts at the beginning of the directory
+ * (file position 0) first returns a record for the directory itself:
+ * GDP_REC_SELF in flags, namelen 0 and an empty name, d_type DT_DIR,
+ * d_ino the directory's inode number, d_off 0 (resuming there reads the
+ * directory again from its start), and in stx and attr what fstat(2) of
+ * the fd and the attribute rules below give (a failure in error, as for
+ * any entry).  It spares a reader that needs the directory's own stat
+ * (ls -R: device and inode, to detect loops) an fstat(2).  The buffer
+ * must hold it and the first entry (else EINVAL, as for one entry); a
+ * call at any other position returns no such record.
+ *
+ * GDP_MARK_END: when the call read the directory to its end, the last
+ * record it returns carries GDP_REC_END: the next call would return 0
+ * (unless entries are created meanwhile), so the caller need not make
+ * it.  The module then asks the filesystem again before it returns,
+ * until the filesystem has nothing more (some read a directory a part
+ * at a time); a batch ended early (a full buffer, a signal, a fault)
+ * carries no mark.  A call returning 0 still means the end.  Without
+ * the flag, the call also asks again when the filesystem has returned
+ * only skipped dots, so that 0 always means the end under GDP_SKIP_DOTS.
  */
 /* GDP_STATX_FORCE_SYNC together with GDP_STATX_DONT_SYNC: EINVAL. */
 
@@ -171,6 +197,8 @@ struct getdentsplus_entry {
  * nothing filled, and does the same.)
  */
 #define GDP_REC_UNRESOLVED	0x01
+#define GDP_REC_SELF		0x02	/* the directory itself (GDP_WANT_SELF) */
+#define GDP_REC_END		0x04	/* no entry follows (GDP_MARK_END) */
 
 #define GETDENTSPLUS_ENTRY_MIN \
 	((__u32)((sizeof(struct getdentsplus_entry) + 1 + 7) & ~7u))
