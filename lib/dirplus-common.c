@@ -3,6 +3,8 @@
    counters (dirplus_get_stats reads them) and the fd helper that keeps
    the library's long-lived fds off 0..2.
 
+   Also the statx-to-stat conversion that the library and ls share.
+
    Layering (see the map in dirplus-impl.h): a shared piece, called by
    dirplus.c, the backends and the other shared pieces; calls nothing of
    the library.  */
@@ -13,7 +15,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
+#include <sys/sysmacros.h>
 
 struct dirplus_stats dirplus_counters;
 
@@ -30,4 +34,27 @@ dirplus_fd_above_stdio (int fd)
   close (fd);
   errno = err;
   return nfd;
+}
+
+/** The struct stat that statx data X gives (see dirplus.h).  */
+void
+dirplus_statx_to_stat (const struct statx *x, struct stat *st)
+{
+  memset (st, 0, sizeof *st);
+  st->st_dev = makedev (x->stx_dev_major, x->stx_dev_minor);
+  st->st_ino = x->stx_ino;
+  st->st_mode = x->stx_mode;
+  st->st_nlink = x->stx_nlink;
+  st->st_uid = x->stx_uid;
+  st->st_gid = x->stx_gid;
+  st->st_rdev = makedev (x->stx_rdev_major, x->stx_rdev_minor);
+  st->st_size = x->stx_size;
+  st->st_blksize = x->stx_blksize;
+  st->st_blocks = x->stx_blocks;
+  st->st_atim.tv_sec = x->stx_atime.tv_sec;
+  st->st_atim.tv_nsec = x->stx_atime.tv_nsec;
+  st->st_mtim.tv_sec = x->stx_mtime.tv_sec;
+  st->st_mtim.tv_nsec = x->stx_mtime.tv_nsec;
+  st->st_ctim.tv_sec = x->stx_ctime.tv_sec;
+  st->st_ctim.tv_nsec = x->stx_ctime.tv_nsec;
 }

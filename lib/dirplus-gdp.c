@@ -13,7 +13,13 @@
    flags) is read from sysfs, never guessed from an EINVAL.  A syscall
    that starts failing with ENOSYS (kprobes disabled system-wide, the
    module unloaded) is replaced by the ioctl, or for that batch by
-   getdents64 + statx, call by call: never a failed listing.  */
+   getdents64 + statx, call by call: never a failed listing.
+
+   A directory read to its end in one call costs that one call: the
+   module marks the last record (GDP_MARK_END, ABI version 3), so no
+   second call asks for the end, and for ls -R it returns the
+   directory's own stat with the first batch (GDP_WANT_SELF), so no
+   fstat either.  */
 
 /* Layering (see the map in dirplus-impl.h): a backend, chosen by
    dirplus.c; it calls only shared pieces (dirplus-getdents.c,
@@ -313,6 +319,11 @@ gdp_read (struct dirplus_dir *d)
   if (drops_dots (d))
     flags |= GDP_SKIP_DOTS;
 
+  if (gdp_supported & GDP_MARK_END)
+    flags |= GDP_MARK_END;
+  if (d->want_self)
+    flags |= GDP_WANT_SELF;
+
   d->nents = 0;
   while (!d->eof && d->nents == 0)
     {
@@ -339,6 +350,21 @@ gdp_read (struct dirplus_dir *d)
               return -1;
             }
           off += r->reclen;
+          if (r->flags & GDP_REC_END)
+            d->eof = true;
+          if (r->flags & GDP_REC_SELF)
+            {
+              if (!(flags & GDP_WANT_SELF) || r->namelen)
+                {
+                  errno = EIO;	/* not what was asked */
+                  return -1;
+                }
+              d->have_st = true;
+              d->st_errno = r->error;
+              if (!r->error)
+                dirplus_statx_to_stat (&r->stx, &d->st);
+              continue;
+            }
           if (d->filter && !d->filter (name, r->namelen, r->d_type,
                                        d->filter_arg))
             continue;
@@ -356,4 +382,11 @@ gdp_read (struct dirplus_dir *d)
   return d->nents;
 }
 
-const struct dirplus_ops dirplus_gdp_ops = { gdp_read };
+/** Whether gdp_read can give D's own stat (GDP_WANT_SELF).  */
+static bool
+gdp_self (const struct dirplus_dir *d)
+{
+  return (gdp_supported & GDP_WANT_SELF) && !(d->flags & DIRPLUS_NO_STAT);
+}
+
+const struct dirplus_ops dirplus_gdp_ops = { gdp_read, gdp_self };

@@ -37,7 +37,10 @@
      dirplus-pool.c     threads that overlap per-entry round trips on
                         remote filesystems
      dirplus-ahead.c    directories read ahead (ls -R, remote filesystems)
-     dirplus-common.c   the global counters; fds kept off 0..2  */
+     dirplus-close.c    fds of finished directories closed in batches
+                        (close_range)
+     dirplus-common.c   the global counters; fds kept off 0..2; statx to
+                        struct stat  */
 
 #ifndef DIRPLUS_IMPL_H
 #define DIRPLUS_IMPL_H
@@ -75,6 +78,12 @@ struct dirplus_dir
   bool have_st;			/* ST / ST_ERRNO: the fstat read ahead */
   int st_errno;
   struct stat st;
+  bool started;			/* dirplus_read was called */
+  bool want_self;		/* ask the backend for the directory's stat */
+  bool primed;			/* the first batch was read by dirplus_fstat: */
+  ssize_t primed_n;		/*   its result */
+  int primed_errno;		/*   and errno */
+  bool close_later;		/* dirplus-close.c may defer the close */
 };
 
 /* ---- backends (called by dirplus.c only) ---- */
@@ -84,6 +93,10 @@ struct dirplus_dir
 struct dirplus_ops
 {
   ssize_t (*read) (struct dirplus_dir *d);
+  /* Whether read can also give the directory's own stat with the first
+     batch when D->want_self is set (into D->st, D->st_errno, setting
+     D->have_st); NULL: never.  */
+  bool (*self) (const struct dirplus_dir *d);
 };
 
 extern const struct dirplus_ops dirplus_sync_ops;
@@ -267,5 +280,11 @@ extern struct dirplus_stats dirplus_counters;
 /* dirplus-common.c: move FD above 0..2 (a long-lived fd must not take a
    closed stdout's number): the new fd, or -1 with errno.  */
 int dirplus_fd_above_stdio (int fd);
+
+/* dirplus-close.c: close directory fd FD now or with the next batch
+   (0, or -1 with errno from an immediate close); close every fd that
+   waits.  */
+int dirplus_close_later (int fd);
+void dirplus_flush_closes (void);
 
 #endif /* DIRPLUS_IMPL_H */

@@ -208,15 +208,17 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
     }
 
   fd = openat (parentfd, name, oflags);
-#if USE_URING
-  if (fd < 0 && (errno == EMFILE || errno == ENFILE)
-      && setup_backend == DIRPLUS_URING)
+  if (fd < 0 && (errno == EMFILE || errno == ENFILE))
     {
-      /* Closes still queued in the ring hold fds: free them, retry.  */
-      dirplus_uring_flush_closes ();
+      /* Closes still deferred hold fds (queued in the ring, or waiting
+         for a batch): free them, retry.  */
+#if USE_URING
+      if (setup_backend == DIRPLUS_URING)
+        dirplus_uring_flush_closes ();
+#endif
+      dirplus_flush_closes ();
       fd = openat (parentfd, name, oflags);
     }
-#endif
   if (fd < 0)
     return NULL;
   return dirplus_fdopen (fd, statx_mask, flags);
@@ -239,6 +241,10 @@ dirplus_fdopen (int fd, unsigned int statx_mask, unsigned int flags)
   d->backend = backend;
   d->ops = backend_ops (backend);
   d->fs_kind = -1;
+  /* Where a directory costs only its open, one call and its close, the
+     close is worth batching (dirplus-close.c).  */
+  d->close_later = (backend == DIRPLUS_GETDENTSPLUS
+                    || backend == DIRPLUS_INTREE);
   d->bufsize = DIRPLUS_BUFSIZE;
   d->buf = malloc (d->bufsize);
   if (!d->buf)
@@ -273,6 +279,18 @@ dirplus_fstat (struct dirplus_dir *d, struct stat *st)
       *st = d->st;
       return 0;
     }
+  /* A backend that returns the directory's stat with its first batch
+     spares the fstat: read that batch now, dirplus_read returns it.  */
+  if (!d->started && !d->read_ahead && d->ops->self && d->ops->self (d))
+    {
+      d->want_self = true;
+      d->started = d->primed = true;
+      d->primed_n = d->ops->read (d);
+      d->primed_errno = errno;
+      d->want_self = false;
+      if (d->have_st)
+        return dirplus_fstat (d, st);
+    }
   return fstat (d->fd, st);
 }
 
@@ -304,13 +322,19 @@ dirplus_set_filter (struct dirplus_dir *d, dirplus_filter_fn filter,
 ssize_t
 dirplus_read (struct dirplus_dir *d, struct dirplus_entry **entries)
 {
-  if (d->eof)
-    {
-      *entries = NULL;
-      return 0;
-    }
   ssize_t n;
-  if (d->read_ahead)
+  d->started = true;
+  if (d->primed)
+    {
+      /* Read by dirplus_fstat already.  */
+      d->primed = false;
+      n = d->primed_n;
+      errno = d->primed_errno;
+      *entries = d->ents;
+    }
+  else if (d->eof)
+    n = 0;
+  else if (d->read_ahead)
     n = dirplus_ahead_read (d, entries);
   else
     {
@@ -346,9 +370,9 @@ dirplus_close (struct dirplus_dir *d)
   free (d->ahead_cur);
 #if USE_URING
   int r = (d->backend == DIRPLUS_URING ? dirplus_uring_close (d->fd)
-           : close (d->fd));
+           : d->close_later ? dirplus_close_later (d->fd) : close (d->fd));
 #else
-  int r = close (d->fd);
+  int r = d->close_later ? dirplus_close_later (d->fd) : close (d->fd);
 #endif
   int err = errno;
   free (d->buf);

@@ -165,6 +165,9 @@ void dirplus_set_dev (struct dirplus_dir *d, dev_t dev);
    Hints under D are forgotten when D is closed.  */
 void dirplus_ahead (struct dirplus_dir *d, char *const *names, size_t n);
 
+/* The struct stat that statx data X gives (what fstatat would fill).  */
+void dirplus_statx_to_stat (const struct statx *x, struct stat *st);
+
 /* Close the directory and free its memory.  Returns -1 with errno if
    close(2) failed.  (The uring backend closes through the ring, with the
    next submission: no syscall of its own, and it reports 0.)  */

@@ -13,6 +13,7 @@ lib_libdirplus_a_SOURCES = \
 	lib/dirplus-ahead.c \
 	lib/dirplus-attr.c \
 	lib/dirplus-batch.c \
+	lib/dirplus-close.c \
 	lib/dirplus-common.c \
 	lib/dirplus-fs.c \
 	lib/dirplus-getdents.c \

@@ -205,23 +205,7 @@ static void
 set_stat (struct fileinfo *f, struct statx const *x)
 {
   struct stat *st = &f->stat;
-  memset (st, 0, sizeof *st);
-  st->st_dev = makedev (x->stx_dev_major, x->stx_dev_minor);
-  st->st_ino = x->stx_ino;
-  st->st_mode = x->stx_mode;
-  st->st_nlink = x->stx_nlink;
-  st->st_uid = x->stx_uid;
-  st->st_gid = x->stx_gid;
-  st->st_rdev = makedev (x->stx_rdev_major, x->stx_rdev_minor);
-  st->st_size = x->stx_size;
-  st->st_blksize = x->stx_blksize;
-  st->st_blocks = x->stx_blocks;
-  st->st_atim.tv_sec = x->stx_atime.tv_sec;
-  st->st_atim.tv_nsec = x->stx_atime.tv_nsec;
-  st->st_mtim.tv_sec = x->stx_mtime.tv_sec;
-  st->st_mtim.tv_nsec = x->stx_mtime.tv_nsec;
-  st->st_ctim.tv_sec = x->stx_ctime.tv_sec;
-  st->st_ctim.tv_nsec = x->stx_ctime.tv_nsec;
+  dirplus_statx_to_stat (x, st);
   /* Only one timestamp is ever shown or sorted by: the birth time,
      when asked for, takes the place of the modification time.  */
   if (time_type == time_btime)

@@ -56,6 +56,7 @@ static bool probe_mode;		/* LSPLUS_REMOTE=net: GNU's probes */
 static bool fake_remote;	/* fake_gdp leaves ACL bits unknown */
 static size_t fake_grow;	/* fake_gdp's header is this much longer */
 static bool fake_v1;		/* fake_gdp answers like an ABI 1 module */
+static bool fake_v2;		/* ... like an ABI 2 module (no self, no end) */
 static unsigned long fake_sys_calls; /* fake_sys calls on a directory */
 
 /** Report a failed check.  */
@@ -459,6 +460,51 @@ check_dir (const char *dirpath, unsigned int flags, bool filter,
   return batches;
 }
 
+/** The directory's own stat and the end of a small directory with the
+    getdentsplus backend (ABI 3: with the first batch and the last
+    record's mark, so one call per directory, no fstat; older modules:
+    fstat and a second call).  ls -R's sequence: open, fstat, read.  */
+static void
+check_self_end (const char *backend, bool v3)
+{
+  char p[8192];
+  struct dirplus_stats before, after;
+  struct stat want, got;
+  dirplus_get_stats (&before);
+  struct dirplus_dir *d = dirplus_open (AT_FDCWD, at_top (p, sizeof p, "dir"),
+                                        STATX_BASIC_STATS, DIRPLUS_WANT_ACL);
+  if (!d)
+    {
+      fail ("%s: open %s: %s", backend, p, strerror (errno));
+      return;
+    }
+  if (fstat (dirplus_fd (d), &want) != 0 || dirplus_fstat (d, &got) != 0)
+    fail ("%s: fstat: %s", backend, strerror (errno));
+  else if (got.st_dev != want.st_dev || got.st_ino != want.st_ino
+           || got.st_mode != want.st_mode || got.st_nlink != want.st_nlink
+           || got.st_mtim.tv_sec != want.st_mtim.tv_sec
+           || got.st_mtim.tv_nsec != want.st_mtim.tv_nsec)
+    fail ("%s: dirplus_fstat differs from fstat", backend);
+  struct dirplus_entry *ents;
+  ssize_t n, total = 0;
+  while ((n = dirplus_read (d, &ents)) > 0)
+    {
+      for (ssize_t i = 0; i < n; i++)
+        if (ents[i].namelen == 0)
+          fail ("%s: the directory's own record listed as an entry",
+                backend);
+      total += n;
+    }
+  if (n < 0)
+    fail ("%s: read: %s", backend, strerror (errno));
+  dirplus_close (d);
+  dirplus_get_stats (&after);
+  unsigned long long calls = after.batch_calls - before.batch_calls;
+  if (calls != (v3 ? 1 : 2))
+    fail ("%s: %lld entries of a small directory in %llu calls (want %d)",
+          backend, (long long) total, calls, v3 ? 1 : 2);
+}
+
 /** Check dirplus_stat on a few names of the tree.  */
 static void
 check_stat (const char *backend)
@@ -521,7 +567,10 @@ check_unsupported_cache (const char *backend)
     and bit mapping run where the module is not loaded.  Like the module,
     it leaves symlinks to follow unresolved (GDP_REC_UNRESOLVED); with
     FAKE_GROW its header is longer than this header's struct, as a later
-    ABI version's may be: the name is found through name_off.  */
+    ABI version's may be: the name is found through name_off.  Unless it
+    plays an older module (FAKE_V1, FAKE_V2), it honours GDP_WANT_SELF
+    (at position 0, the directory's own record first) and GDP_MARK_END
+    (a second getdents64 finds the end, or the position goes back).  */
 static long
 fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
           unsigned int flags)
@@ -532,6 +581,25 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
       errno = EINVAL;
       return -1;
     }
+  if (fake_v1 || fake_v2)
+    flags &= ~(GDP_WANT_SELF | GDP_MARK_END);
+  size_t out = 0;
+  if ((flags & GDP_WANT_SELF) && lseek (fd, 0, SEEK_CUR) == 0)
+    {
+      struct getdentsplus_entry *r = buf;
+      uint32_t reclen = (hdr + fake_grow + 1 + 7) & ~7u;
+      memset (r, 0, reclen);
+      r->reclen = reclen;
+      r->d_type = DT_DIR;
+      r->flags = GDP_REC_SELF;
+      r->name_off = hdr + fake_grow;
+      r->attr_unknown = GDP_ATTR_ALL;
+      if (statx (fd, "", AT_EMPTY_PATH, mask, (struct statx *) &r->stx) < 0)
+        r->error = errno;
+      r->d_ino = r->stx.stx_ino;
+      out = reclen;
+      size -= reclen;
+    }
   /* Few enough getdents64 records (>= 24 bytes each) that their
      getdentsplus records (<= hdr + 256 bytes + padding) fit in SIZE.  */
   size_t gsize = size / (hdr + fake_grow + 264) * 24;
@@ -539,7 +607,7 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
     gsize = 1024;
   char *g = malloc (gsize);
   long n = syscall (SYS_getdents64, fd, g, gsize);
-  size_t out = 0;
+  struct getdentsplus_entry *last = NULL;
   bool follow = flags & GDP_FOLLOW;
   for (long off = 0; off < n;)
     {
@@ -555,6 +623,7 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
       if (out + reclen > size)
         break;
       memset (r, 0, reclen);
+      last = r;
       r->d_ino = de->ino;
       r->d_off = de->off;
       r->reclen = reclen;
@@ -607,6 +676,16 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
           if (has_xattr (path, "security.capability", follow, 0))
             r->attr |= GDP_ATTR_CAP;
         }
+    }
+  if (0 < n && (flags & GDP_MARK_END))
+    {
+      /* At the end?  Look once more, and go back if not.  */
+      off_t here = lseek (fd, 0, SEEK_CUR);
+      long more = syscall (SYS_getdents64, fd, g, gsize);
+      if (more == 0 && last)
+        last->flags |= GDP_REC_END;
+      else if (more > 0)
+        lseek (fd, here, SEEK_SET);
     }
   free (g);
   return n < 0 ? -1 : (long) out;
@@ -698,6 +777,8 @@ run_backend (enum dirplus_backend b)
           (unsigned long long) (after.xattr_calls - before.xattr_calls));
 
   check_stat (name);
+  if (b == DIRPLUS_GETDENTSPLUS && dirplus_gdp_call != NULL)
+    check_self_end (name, !fake_v1 && !fake_v2);
   check_unsupported_cache (name);
   return failures ? 1 : 0;
 }
@@ -842,6 +923,14 @@ static int
 child_fake_gdp (int unused)
 {
   dirplus_gdp_call = fake_gdp;
+  return run_backend (DIRPLUS_GETDENTSPLUS);
+}
+static int
+child_fake_gdp_v2 (int unused)
+{
+  /* An ABI 2 module: no directory record, no end mark.  */
+  dirplus_gdp_call = fake_gdp;
+  fake_v2 = true;
   return run_backend (DIRPLUS_GETDENTSPLUS);
 }
 static int
@@ -1021,6 +1110,7 @@ main (void)
       { child_fake_gdp_grown,
         "getdentsplus backend, records with a longer header" },
       { child_fake_gdp_v1, "getdentsplus backend on an emulated ABI 1 module" },
+      { child_fake_gdp_v2, "getdentsplus backend on an emulated ABI 2 module" },
       { child_fake_gdp_remote,
         "getdentsplus backend, ACLs left unknown by the module" },
     };
