@@ -37,6 +37,8 @@
      dirplus-pool.c     threads that overlap per-entry round trips on
                         remote filesystems
      dirplus-ahead.c    directories read ahead (ls -R, remote filesystems)
+     dirplus-openahead.c subdirectories opened ahead in one io_uring
+                        submission (ls -R with getdentsplus)
      dirplus-close.c    fds of finished directories closed in batches
                         (close_range)
      dirplus-common.c   the global counters; fds kept off 0..2; statx to
@@ -280,6 +282,16 @@ extern struct dirplus_stats dirplus_counters;
 /* dirplus-common.c: move FD above 0..2 (a long-lived fd must not take a
    closed stdout's number): the new fd, or -1 with errno.  */
 int dirplus_fd_above_stdio (int fd);
+
+/* dirplus-openahead.c: open NAMES[0..N-1] relative to PARENTFD with
+   OFLAGS ahead (many in one io_uring submission); take one (true: *FD,
+   or -1 and *ERR; false: open it yourself); forget the hints under FD
+   (closing what they opened).  */
+void dirplus_openahead_hint (int parentfd, char *const *names, size_t n,
+                             int oflags);
+bool dirplus_openahead_take (int parentfd, const char *name, int oflags,
+                             int *fd, int *err);
+void dirplus_openahead_drop (int fd);
 
 /* dirplus-close.c: close directory fd FD now or with the next batch
    (0, or -1 with errno from an immediate close); close every fd that

@@ -167,14 +167,22 @@ dirplus_get_stats (struct dirplus_stats *s)
   *s = dirplus_counters;
 }
 
+/** The open(2) flags of a directory opened with dirplus FLAGS.  */
+static int
+open_flags (unsigned int flags)
+{
+  int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
+  if (!(flags & (DIRPLUS_FOLLOW | DIRPLUS_OPEN_FOLLOW)))
+    oflags |= O_NOFOLLOW;
+  return oflags;
+}
+
 /** Open directory NAME relative to PARENTFD (see dirplus.h).  */
 struct dirplus_dir *
 dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
               unsigned int flags)
 {
-  int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
-  if (!(flags & (DIRPLUS_FOLLOW | DIRPLUS_OPEN_FOLLOW)))
-    oflags |= O_NOFOLLOW;
+  int oflags = open_flags (flags);
   if (dirplus_setup (DIRPLUS_AUTO) < 0)
     return NULL;
 
@@ -205,6 +213,17 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
       d->st = st;
       d->st_errno = st_errno;
       return d;
+    }
+
+  /* Opened ahead (the getdentsplus backends under ls -R)?  */
+  if (dirplus_openahead_take (parentfd, name, oflags, &fd, &open_errno))
+    {
+      if (fd < 0)
+        {
+          errno = open_errno;
+          return NULL;
+        }
+      return dirplus_fdopen (fd, statx_mask, flags);
     }
 
   fd = openat (parentfd, name, oflags);
@@ -366,6 +385,7 @@ dirplus_close (struct dirplus_dir *d)
   /* Directories read ahead under this one are not wanted any more (and
      its fd number may soon name another directory).  */
   dirplus_ahead_drop (d->fd);
+  dirplus_openahead_drop (d->fd);
   dirplus_ahead_free_batches (d->ahead);
   free (d->ahead_cur);
 #if USE_URING
@@ -429,7 +449,13 @@ dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
 void
 dirplus_ahead (struct dirplus_dir *d, char *const *names, size_t n)
 {
-  dirplus_ahead_hint (d, names, n);
+  /* Where a directory costs one call of getdentsplus, its open is
+     worth batching (dirplus-openahead.c); on a remote filesystem whole
+     directories are read ahead (dirplus-ahead.c).  */
+  if (d->close_later && d->fs_kind <= DIRPLUS_FS_LOCAL)
+    dirplus_openahead_hint (d->fd, names, n, open_flags (d->flags));
+  else
+    dirplus_ahead_hint (d, names, n);
 }
 
 /** Read xattr XNAME of NAME relative to DIRFD (see dirplus.h).  */

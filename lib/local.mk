@@ -14,6 +14,7 @@ lib_libdirplus_a_SOURCES = \
 	lib/dirplus-attr.c \
 	lib/dirplus-batch.c \
 	lib/dirplus-close.c \
+	lib/dirplus-openahead.c \
 	lib/dirplus-common.c \
 	lib/dirplus-fs.c \
 	lib/dirplus-getdents.c \

@@ -441,10 +441,13 @@ while [ $d -lt 40 ]; do
 	while [ $i -lt 100 ]; do : >/mnt/ext4/h100/d$d/file-$i; i=$((i + 1)); done
 	d=$((d + 1))
 done
-hdirs=41 hents=$(find /mnt/ext4/h100 -mindepth 1 | wc -l)
+hdirs=41 hents=$(($(find /mnt/ext4/h100 -mindepth 1 | wc -l) - 1))
 LSPLUS_BACKEND=getdentsplus ASAN_OPTIONS=$asan_opts /usr/bin/strace -f -qq -o /tmp/h100.trace $LS -lR /mnt/ext4/h100 >/dev/null 2>&1
 st=$?
+# The baseline lists one file (startup, and the time zone that a long
+# listing's first date loads).
 mkdir -p /mnt/ext4/h100-empty
+: >/mnt/ext4/h100-empty/file
 LSPLUS_BACKEND=getdentsplus ASAN_OPTIONS=$asan_opts /usr/bin/strace -f -qq -o /tmp/h0.trace $LS -lR /mnt/ext4/h100-empty >/dev/null 2>&1
 counts /tmp/h100.trace >/tmp/h100.counts
 counts /tmp/h0.trace >/tmp/h0.counts
@@ -453,13 +456,15 @@ g100=$(c /tmp/h100.counts syscall_0x$(printf %x "$nr")) g0=$(c /tmp/h0.counts sy
 [ "$g100" = 0 ] && g100=$(c /tmp/h100.counts ioctl) g0=$(c /tmp/h0.counts ioctl)
 t100=$(awk '{ t += $2 } END { print t + 0 }' /tmp/h100.counts)
 t0=$(awk '{ t += $2 } END { print t + 0 }' /tmp/h0.counts)
-sort -k2 -n -r /tmp/h100.counts | head -n 10 | sed 's/^/# h100: /'
+# What the 40 directories of 100 files cost beyond one file.
+awk 'NR == FNR { z[$1] = $2; next } { d = $2 - z[$1]; if (d) print "# h100 beyond one file: " $1, d }' \
+	/tmp/h0.counts /tmp/h100.counts
 extra=0
 for f in fstat newfstatat statx getdents64; do
 	extra=$((extra + $(c /tmp/h100.counts $f) - $(c /tmp/h0.counts $f)))
 done
 check $([ $st -eq 0 ] && [ $((g100 - g0)) -eq $((hdirs - 1)) ] && [ $extra -le 0 ] && echo 0 || echo 1) \
-	"end to end: ls -lR with getdentsplus: one call per directory ($((g100 - g0)) for $((hdirs - 1)) more directories), no fstat, statx or getdents64 ($extra more than an empty directory)"
+	"end to end: ls -lR with getdentsplus: one call per directory ($((g100 - g0)) for $((hdirs - 1)) more directories), no fstat, statx or getdents64 ($extra more than for one file)"
 check $([ $st -eq 0 ] && [ $(((t100 - t0) * 50)) -le $hents ] && echo 0 || echo 1) \
 	"end to end: ls -lR with getdentsplus at 100 files per directory: $((t100 - t0)) system calls for $hents entries net of startup ($(awk -v a=$((t100 - t0)) -v n=$hents 'BEGIN { printf "%.4f", a / n }') per entry, <= 0.02)"
 rm -rf /mnt/ext4/h100 /mnt/ext4/h100-empty

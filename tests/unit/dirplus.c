@@ -505,6 +505,112 @@ check_self_end (const char *backend, bool v3)
           backend, (long long) total, calls, v3 ? 1 : 2);
 }
 
+/** Close what the library keeps to close later.  */
+static void
+flush_all_closes (void)
+{
+  dirplus_flush_closes ();
+#if USE_URING
+  dirplus_uring_flush_closes ();
+#endif
+}
+
+/** The number of open fds of this process.  */
+static int
+count_fds (void)
+{
+  int n = 0;
+  DIR *dir = opendir ("/proc/self/fd");
+  if (!dir)
+    return -1;
+  while (readdir (dir))
+    n++;
+  closedir (dir);
+  return n;
+}
+
+/** Subdirectories hinted with dirplus_ahead (ls -R) and opened ahead
+    (dirplus-openahead.c, the getdentsplus backends): each dirplus_open
+    gives the right directory, or the open's own error; hints never taken
+    are closed with their parent; no fd is left behind.  */
+static void
+check_openahead (const char *backend)
+{
+  char p[8192], q[8300];
+  at_top (p, sizeof p, "oa");
+  mkdir (p, 0755);
+  char *names[12];
+  for (int i = 0; i < 10; i++)
+    {
+      snprintf (q, sizeof q, "%s/s%d", p, i);
+      mkdir (q, 0755);
+      names[i] = strdup (q + strlen (p) + 1);
+    }
+  make_file (p, "file", 0644);
+  names[10] = (char *) "file";
+  names[11] = (char *) "nope";
+  /* Round 0 creates what lives for the whole process (a ring); rounds
+     1 and 2 must then leave no fd behind.  */
+  int fds = -1;
+  for (int round = 0; round < 3; round++)
+    {
+      if (round == 1)
+        {
+          flush_all_closes ();
+          fds = count_fds ();
+        }
+      struct dirplus_dir *d = dirplus_open (AT_FDCWD, p, STATX_BASIC_STATS,
+                                            DIRPLUS_WANT_ACL);
+      struct stat st;
+      if (!d || dirplus_fstat (d, &st) != 0)
+        {
+          fail ("%s: open/fstat %s: %s", backend, p, strerror (errno));
+          return;
+        }
+      dirplus_set_dev (d, st.st_dev);
+      dirplus_ahead (d, names, 12);
+      /* Rounds 0 and 1 take every hint; round 2 only two, the rest goes
+         with the parent.  */
+      for (int i = 0; i < (round == 2 ? 2 : 12); i++)
+        {
+          struct dirplus_dir *s = dirplus_open (dirplus_fd (d), names[i],
+                                                STATX_BASIC_STATS,
+                                                DIRPLUS_WANT_ACL);
+          struct stat want, got;
+          int err = errno;
+          if (i >= 10)
+            {
+              if (s || err != (i == 10 ? ENOTDIR : ENOENT))
+                fail ("%s: opened ahead: %s: %s, want %s", backend, names[i],
+                      s ? "opened" : strerror (err),
+                      strerror (i == 10 ? ENOTDIR : ENOENT));
+              dirplus_close (s);
+              continue;
+            }
+          if (!s)
+            {
+              fail ("%s: opened ahead: %s: %s", backend, names[i],
+                    strerror (err));
+              continue;
+            }
+          if (fstatat (dirplus_fd (d), names[i], &want, 0) != 0
+              || fstat (dirplus_fd (s), &got) != 0
+              || want.st_ino != got.st_ino || want.st_dev != got.st_dev)
+            fail ("%s: opened ahead: %s is another directory", backend,
+                  names[i]);
+          dirplus_close (s);
+        }
+      dirplus_close (d);
+    }
+  flush_all_closes ();
+  int after = count_fds ();
+  if (after != fds)
+    fail ("%s: opening ahead left %d fds open (%d before, %d after)",
+          backend, after - fds, fds, after);
+  for (int i = 0; i < 10; i++)
+    free (names[i]);
+}
+
 /** Check dirplus_stat on a few names of the tree.  */
 static void
 check_stat (const char *backend)
@@ -779,6 +885,7 @@ run_backend (enum dirplus_backend b)
   check_stat (name);
   if (b == DIRPLUS_GETDENTSPLUS && dirplus_gdp_call != NULL)
     check_self_end (name, !fake_v1 && !fake_v2);
+  check_openahead (name);
   check_unsupported_cache (name);
   return failures ? 1 : 0;
 }
