@@ -3,7 +3,7 @@
    counters (dirplus_get_stats reads them) and the fd helper that keeps
    the library's long-lived fds off 0..2.
 
-   Also the statx-to-stat conversion that the library and ls share.
+   Also the statx-to-stat conversion (dirplus.c offers it to ls).
 
    Layering (see the map in dirplus-impl.h): a shared piece, called by
    dirplus.c, the backends and the other shared pieces; calls nothing of
@@ -36,9 +36,9 @@ dirplus_fd_above_stdio (int fd)
   return nfd;
 }
 
-/** The struct stat that statx data X gives (see dirplus.h).  */
+/** The struct stat that statx data X gives (what fstatat would fill).  */
 void
-dirplus_statx_to_stat (const struct statx *x, struct stat *st)
+dirplus_stx_to_stat (const struct statx *x, struct stat *st)
 {
   memset (st, 0, sizeof *st);
   st->st_dev = makedev (x->stx_dev_major, x->stx_dev_minor);

@@ -362,7 +362,7 @@ gdp_read (struct dirplus_dir *d)
               d->have_st = true;
               d->st_errno = r->error;
               if (!r->error)
-                dirplus_statx_to_stat (&r->stx, &d->st);
+                dirplus_stx_to_stat (&r->stx, &d->st);
               continue;
             }
           if (d->filter && !d->filter (name, r->namelen, r->d_type,

@@ -293,6 +293,10 @@ bool dirplus_openahead_take (int parentfd, const char *name, int oflags,
                              int *fd, int *err);
 void dirplus_openahead_drop (int fd);
 
+/* dirplus-common.c: the struct stat of statx data X
+   (dirplus_statx_to_stat of dirplus.h).  */
+void dirplus_stx_to_stat (const struct statx *x, struct stat *st);
+
 /* dirplus-close.c: close directory fd FD now or with the next batch
    (0, or -1 with errno from an immediate close); close every fd that
    waits.  */

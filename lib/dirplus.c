@@ -490,3 +490,10 @@ dirplus_file_has_acl (int dirfd, const char *name, mode_t mode)
     return -1;
   return 0;
 }
+
+/** The struct stat that statx data X gives (see dirplus.h).  */
+void
+dirplus_statx_to_stat (const struct statx *x, struct stat *st)
+{
+  dirplus_stx_to_stat (x, st);
+}
