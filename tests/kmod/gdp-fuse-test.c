@@ -18,8 +18,17 @@
  * so must getdentsplus: B must finish while A is still blocked.  A module
  * that holds the lock through the per-entry phase makes B wait for A.
  * Once released, A's records must be right (inode, type, mode, size of
- * every entry).  TAP lines without numbers, like gdp-test; built like it
- * (static, -I kernel-module/include/uapi); run by vm-compat-tests.sh.
+ * every entry).
+ *
+ *   gdp-fuse-test chunked MNT
+ *
+ * The same filesystem, but its READDIR replies hold at most two entries
+ * (".", ".." first, alone), as a daemon may answer: a directory read in
+ * parts.  getdentsplus with GDP_SKIP_DOTS must not take the first part
+ * (dots only) for the end, and GDP_MARK_END must mark only the real end.
+ *
+ * TAP lines without numbers, like gdp-test; built like it (static,
+ * -I kernel-module/include/uapi); run by vm-compat-tests.sh.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -100,6 +109,8 @@ static int stall_armed;		/* the next LOOKUP of "stall" is held */
 static uint64_t stall_unique;	/* the held request (0: none) */
 static int stall_seen;		/* a LOOKUP of "stall" was held */
 static int server_error;	/* errno of the server's last failure */
+static unsigned int readdir_chunk; /* entries per READDIR reply (0: all) */
+static unsigned int readdir_calls; /* READDIR requests answered */
 
 /** The node with inode number @ino, or NULL. */
 static const struct node *node_by_ino(uint64_t ino)
@@ -162,7 +173,10 @@ static int do_readdir(uint64_t unique, uint64_t off, uint32_t size)
 	size_t used = 0;
 
 	/* Entries: ".", "..", then nodes[1..]: positions 0..NNODES. */
+	__atomic_fetch_add(&readdir_calls, 1, __ATOMIC_RELAXED);
 	for (uint64_t i = off; i < NNODES + 1; i++) {
+		if (readdir_chunk && i - off == readdir_chunk)
+			break;
 		const char *name = i == 0 ? "." : i == 1 ? ".." : nodes[i - 1].name;
 		const struct node *n = i < 2 ? &nodes[0] : &nodes[i - 1];
 		size_t nlen = strlen(name);
@@ -483,11 +497,158 @@ static int check_a_records(char *why, size_t whylen)
 	return 1;
 }
 
+/** Mount the filesystem on @mnt and start its server; -1 on failure
+ * (reported as @what). */
+static int mount_fs(const char *mnt, const char *what, pthread_t *srv)
+{
+	char opts[128];
+
+	fuse_fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (fuse_fd < 0 || pipe(release_pipe) < 0) {
+		tap(0, "%s: open /dev/fuse: %s", what, strerror(errno));
+		return -1;
+	}
+	mkdir(mnt, 0755);
+	snprintf(opts, sizeof opts, "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other",
+		 fuse_fd);
+	if (mount("gdp-fuse", mnt, "fuse.gdp-fuse", MS_NOSUID | MS_NODEV, opts) < 0) {
+		tap(0, "%s: mount FUSE on %s: %s", what, mnt, strerror(errno));
+		return -1;
+	}
+	if (pthread_create(srv, NULL, server, NULL)) {
+		tap(0, "%s: server thread", what);
+		umount2(mnt, MNT_DETACH);
+		return -1;
+	}
+	return 0;
+}
+
+/** One getdentsplus ioctl on dfd into a_buf with @flags; the bytes or -1. */
+static long gdp_ioctl(unsigned int flags)
+{
+	struct getdentsplus_args args;
+
+	memset(&args, 0, sizeof args);
+	args.dirfd = dfd;
+	args.flags = flags;
+	args.buf = (uintptr_t)a_buf;
+	args.size = sizeof a_buf;
+	args.statx_mask = STATX_BASIC_STATS;
+	return ioctl(gdp_dev, GETDENTSPLUS_IOC, &args);
+}
+
+/*
+ * Read dfd from position 0 with @flags until a call returns 0 or marks
+ * the end; the names in @names (space-separated), the calls made, the
+ * records of the first call and the end marks seen.  -1 on a failed call.
+ */
+static int list_chunked(unsigned int flags, char *names, size_t len, int *calls,
+			int *first, int *ends, int *end_last)
+{
+	size_t used = 0;
+
+	names[0] = '\0';
+	*calls = *first = *ends = *end_last = 0;
+	if (lseek(dfd, 0, SEEK_SET) != 0)
+		return -1;
+	for (;;) {
+		long n = gdp_ioctl(flags);
+		int recs = 0;
+
+		++*calls;
+		if (n < 0)
+			return -1;
+		if (n == 0 || *calls > 20)
+			return 0;
+		for (long o = 0; o < n;) {
+			struct getdentsplus_entry *e = (void *)(a_buf + o);
+
+			if (e->reclen < GETDENTSPLUS_ENTRY_MIN || o + e->reclen > n)
+				return -1;
+			used += snprintf(names + used, len - used, "%s%s", used ? " " : "",
+					 (e->flags & GDP_REC_SELF) ? "<self>" :
+					 (char *)e + e->name_off);
+			if (used >= len)
+				return -1;
+			o += e->reclen;
+			recs++;
+			if (e->flags & GDP_REC_END) {
+				++*ends;
+				*end_last = o == n;
+			}
+		}
+		if (*calls == 1)
+			*first = recs;
+		if (*ends)
+			return 0;
+	}
+}
+
+/** The chunked test on mount point @mnt; returns the exit status. */
+static int cmd_chunked(const char *mnt)
+{
+	static const char all[] = ". .. alpha stall omega";
+	static const char nodots[] = "alpha stall omega";
+	pthread_t srv;
+	char names[256];
+	int calls, first, ends, end_last, r;
+	unsigned int before;
+	long n;
+
+	gdp_dev = open(GETDENTSPLUS_DEVICE, O_RDWR | O_CLOEXEC);
+	if (gdp_dev < 0) {
+		tap(0, "fuse-chunked: open %s: %s", GETDENTSPLUS_DEVICE, strerror(errno));
+		return 1;
+	}
+	readdir_chunk = 2;
+	if (mount_fs(mnt, "fuse-chunked", &srv) < 0)
+		return 1;
+	dfd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		tap(0, "fuse-chunked: open %s: %s", mnt, strerror(errno));
+		goto unmount;
+	}
+
+	/* The first part holds only the dots: not the end. */
+	r = list_chunked(GDP_SKIP_DOTS, names, sizeof names, &calls, &first, &ends, &end_last);
+	tap(r == 0 && first > 0 && !strcmp(names, nodots),
+	    "fuse-chunked: GDP_SKIP_DOTS when the filesystem's first part is only the dots: "
+	    "the first call returns entries (%d), all of them in %d calls ('%s'%s)",
+	    first, calls, names, r ? ", a call failed" : "");
+
+	r = list_chunked(GDP_MARK_END, names, sizeof names, &calls, &first, &ends, &end_last);
+	before = __atomic_load_n(&readdir_calls, __ATOMIC_RELAXED);
+	n = gdp_ioctl(GDP_MARK_END);
+	tap(r == 0 && calls == 1 && ends == 1 && end_last && !strcmp(names, all) && n == 0 &&
+	    __atomic_load_n(&readdir_calls, __ATOMIC_RELAXED) - before <= 1,
+	    "fuse-chunked: GDP_MARK_END reads every part in one call and marks only the last "
+	    "record (%d call(s), %d mark(s), on the last: %d, '%s'); the next call returns %ld",
+	    calls, ends, end_last, names, n);
+
+	r = list_chunked(GDP_MARK_END | GDP_SKIP_DOTS | GDP_WANT_SELF, names, sizeof names,
+			 &calls, &first, &ends, &end_last);
+	tap(r == 0 && calls == 1 && ends == 1 && end_last && !strcmp(names, "<self> alpha stall omega"),
+	    "fuse-chunked: with GDP_WANT_SELF and GDP_SKIP_DOTS too: the directory's record, "
+	    "then every entry, one call, one mark ('%s')", names);
+
+	/* Without the flags: parts as getdents64 gives them, no mark. */
+	r = list_chunked(0, names, sizeof names, &calls, &first, &ends, &end_last);
+	tap(r == 0 && ends == 0 && !strcmp(names, all),
+	    "fuse-chunked: no flags: every entry, no end mark (%d calls)", calls);
+	close(dfd);
+unmount:
+	if (umount2(mnt, 0) < 0 && umount2(mnt, MNT_DETACH) < 0)
+		tap(0, "fuse-chunked: umount %s: %s", mnt, strerror(errno));
+	close(fuse_fd);
+	if (server_error)
+		tap(0, "fuse-chunked: FUSE server: %s", strerror(server_error));
+	return failures ? 1 : 0;
+}
+
 /** The fposlock test on mount point @mnt; returns the exit status. */
 static int cmd_fposlock(const char *mnt)
 {
 	pthread_t srv, ta, tb;
-	char opts[128];
 	char why[256];
 	long long t_stall, b_ms;
 	int b_first;
@@ -497,23 +658,8 @@ static int cmd_fposlock(const char *mnt)
 		tap(0, "fuse-fposlock: open %s: %s", GETDENTSPLUS_DEVICE, strerror(errno));
 		return 1;
 	}
-	fuse_fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
-	if (fuse_fd < 0 || pipe(release_pipe) < 0) {
-		tap(0, "fuse-fposlock: open /dev/fuse: %s", strerror(errno));
+	if (mount_fs(mnt, "fuse-fposlock", &srv) < 0)
 		return 1;
-	}
-	mkdir(mnt, 0755);
-	snprintf(opts, sizeof opts, "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other",
-		 fuse_fd);
-	if (mount("gdp-fuse", mnt, "fuse.gdp-fuse", MS_NOSUID | MS_NODEV, opts) < 0) {
-		tap(0, "fuse-fposlock: mount FUSE on %s: %s", mnt, strerror(errno));
-		return 1;
-	}
-	if (pthread_create(&srv, NULL, server, NULL)) {
-		tap(0, "fuse-fposlock: server thread");
-		umount2(mnt, MNT_DETACH);
-		return 1;
-	}
 	dfd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
 		tap(0, "fuse-fposlock: open %s: %s", mnt, strerror(errno));
@@ -571,12 +717,14 @@ unmount:
 	return failures ? 1 : 0;
 }
 
-/** Entry point: gdp-fuse-test fposlock MNT. */
+/** Entry point: gdp-fuse-test fposlock|chunked MNT. */
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 3 && !strcmp(argv[1], "fposlock"))
 		return cmd_fposlock(argv[2]);
-	fprintf(stderr, "usage: gdp-fuse-test fposlock MNT\n");
+	if (argc == 3 && !strcmp(argv[1], "chunked"))
+		return cmd_chunked(argv[2]);
+	fprintf(stderr, "usage: gdp-fuse-test fposlock|chunked MNT\n");
 	return 2;
 }
