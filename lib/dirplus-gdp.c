@@ -53,6 +53,14 @@
 # define GDP_NATIVE_SYSCALL 0
 #endif
 
+/* The records are read by dirplus-records.c.  */
+DIRPLUS_REC_LAYOUT (struct getdentsplus_entry);
+_Static_assert (GDP_REC_UNRESOLVED == DIRPLUS_REC_UNRESOLVED
+                && GDP_REC_SELF == DIRPLUS_REC_SELF
+                && GDP_REC_END == DIRPLUS_REC_END
+                && GETDENTSPLUS_ENTRY_MIN == DIRPLUS_REC_MIN,
+                "the module's record flags are dirplus-records.c's");
+
 /* What a module without the sysfs files (ABI version 1) accepts.  */
 #define GDP_V1_FLAGS 0xffu
 
@@ -258,48 +266,6 @@ gdp_flags (unsigned int flags)
   return f;
 }
 
-/** Fill entry E from record R, for request FLAGS.  Returns false when the
-    module left the entry to us (GDP_REC_UNRESOLVED; from a version 1
-    module: no error and nothing filled).  */
-static bool
-entry_from_record (struct dirplus_entry *e,
-                   const struct getdentsplus_entry *r, const char *name,
-                   unsigned int flags)
-{
-  memset (e, 0, sizeof *e);
-  e->name = name;
-  e->namelen = r->namelen;
-  e->ino = r->d_ino;
-  e->d_type = r->d_type;
-  if ((r->flags & GDP_REC_UNRESOLVED) || (!r->error && !r->stx.stx_mask))
-    return false;
-  e->stat_errno = r->error;
-  if (!r->error)
-    memcpy (&e->stx, &r->stx, sizeof e->stx);
-  /* GNU's rules (no ACL of an unfollowed link, ...) on the kernel's bits;
-     what the kernel could not decide is left to the caller.  */
-  unsigned int bits = dirplus_attrs_needed (e, flags);
-  e->attr = r->attr & bits;
-  e->attr_unknown |= r->attr_unknown & bits;
-  return true;
-}
-
-/** The name of record R of a buffer holding LEFT bytes from R on, or NULL
-    when the record is malformed (never trust a buffer).  */
-static const char *
-record_name (const struct getdentsplus_entry *r, long left)
-{
-  const size_t hdr = offsetof (struct getdentsplus_entry, name);
-  size_t off = r->name_off ? r->name_off : hdr;
-  if (r->reclen < GETDENTSPLUS_ENTRY_MIN || r->reclen % 8 || r->reclen > left
-      || off < hdr || off + r->namelen + 1 > r->reclen)
-    return NULL;
-  const char *name = (const char *) r + off;
-  if (name[r->namelen] != '\0' || memchr (name, '\0', r->namelen))
-    return NULL;
-  return name;
-}
-
 /** Read the next batch of D with one call of the module.  */
 static ssize_t
 gdp_read (struct dirplus_dir *d)
@@ -337,43 +303,10 @@ gdp_read (struct dirplus_dir *d)
           d->eof = true;
           break;
         }
-      if (dirplus_reserve (d, n / GETDENTSPLUS_ENTRY_MIN + 1) < 0)
+      if (dirplus_records_add (d, n, flags & GDP_WANT_SELF) < 0)
         return -1;
-      for (long off = 0; off < n;)
-        {
-          const struct getdentsplus_entry *r = (void *) (d->buf + off);
-          const char *name = (n - off < (long) GETDENTSPLUS_ENTRY_MIN
-                              ? NULL : record_name (r, n - off));
-          if (!name)
-            {
-              errno = EIO;	/* a malformed buffer */
-              return -1;
-            }
-          off += r->reclen;
-          if (r->flags & GDP_REC_END)
-            d->eof = true;
-          if (r->flags & GDP_REC_SELF)
-            {
-              if (!(flags & GDP_WANT_SELF) || r->namelen)
-                {
-                  errno = EIO;	/* not what was asked */
-                  return -1;
-                }
-              d->have_st = true;
-              d->st_errno = r->error;
-              if (!r->error)
-                dirplus_stx_to_stat (&r->stx, &d->st);
-              continue;
-            }
-          if (d->filter && !d->filter (name, r->namelen, r->d_type,
-                                       d->filter_arg))
-            continue;
-          struct dirplus_entry *e = &d->ents[d->nents];
-          if (!entry_from_record (e, r, name, d->flags))
-            /* Left to us: stat it here, as the sync backend would.  */
-            dirplus_stat_entry (d->fd, e, d->mask, d->flags);
-          d->nents++;
-        }
+      /* Only the first call of a directory starts at position 0.  */
+      flags &= ~GDP_WANT_SELF;
     }
   /* What the module could not answer without a round trip (a remote
      filesystem's ACLs), resolved here, overlapped.  */

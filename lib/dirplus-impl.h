@@ -37,6 +37,8 @@
      dirplus-pool.c     threads that overlap per-entry round trips on
                         remote filesystems
      dirplus-ahead.c    directories read ahead (ls -R, remote filesystems)
+     dirplus-records.c  getdentsplus records (module and in-tree call
+                        alike) to a batch of entries
      dirplus-openahead.c subdirectories opened ahead in one io_uring
                         submission (ls -R with getdentsplus)
      dirplus-close.c    fds of finished directories closed in batches
@@ -282,6 +284,57 @@ extern struct dirplus_stats dirplus_counters;
 /* dirplus-common.c: move FD above 0..2 (a long-lived fd must not take a
    closed stdout's number): the new fd, or -1 with errno.  */
 int dirplus_fd_above_stdio (int fd);
+
+/* dirplus-records.c: the record of the getdentsplus calls, the module's
+   (<linux/getdentsplus.h> of kernel-module/) and the in-tree one's alike;
+   each backend checks its header against this at compile time.  */
+struct dirplus_rec
+{
+  uint64_t d_ino;
+  int64_t d_off;
+  uint32_t reclen;
+  uint16_t namelen;
+  uint8_t d_type;
+  uint8_t flags;		/* DIRPLUS_REC_* */
+  int32_t error;
+  uint32_t attr;
+  uint32_t attr_unknown;
+  uint32_t name_off;
+  struct statx stx;
+  char name[];
+};
+enum
+{
+  DIRPLUS_REC_UNRESOLVED = 0x01,	/* left to the caller's path walk */
+  DIRPLUS_REC_SELF = 0x02,	/* the directory itself (asked for) */
+  DIRPLUS_REC_END = 0x04,	/* the directory's last record */
+};
+/* The smallest record: the header and a NUL, 8-aligned.  */
+#define DIRPLUS_REC_MIN ((sizeof (struct dirplus_rec) + 1 + 7) & ~(size_t) 7)
+/* Check at compile time that TYPE, a uapi header's struct
+   getdentsplus_entry, has the layout of struct dirplus_rec.  */
+#define DIRPLUS_REC_LAYOUT(type) \
+  _Static_assert (sizeof (type) == sizeof (struct dirplus_rec) \
+                  && offsetof (type, d_ino) == offsetof (struct dirplus_rec, d_ino) \
+                  && offsetof (type, d_off) == offsetof (struct dirplus_rec, d_off) \
+                  && offsetof (type, reclen) == offsetof (struct dirplus_rec, reclen) \
+                  && offsetof (type, namelen) == offsetof (struct dirplus_rec, namelen) \
+                  && offsetof (type, d_type) == offsetof (struct dirplus_rec, d_type) \
+                  && offsetof (type, flags) == offsetof (struct dirplus_rec, flags) \
+                  && offsetof (type, error) == offsetof (struct dirplus_rec, error) \
+                  && offsetof (type, attr) == offsetof (struct dirplus_rec, attr) \
+                  && offsetof (type, attr_unknown) \
+                     == offsetof (struct dirplus_rec, attr_unknown) \
+                  && offsetof (type, name_off) == offsetof (struct dirplus_rec, name_off) \
+                  && offsetof (type, stx) == offsetof (struct dirplus_rec, stx) \
+                  && offsetof (type, name) == offsetof (struct dirplus_rec, name), \
+                  "the getdentsplus record of " #type " has another layout")
+/* Append the N bytes of records in D->buf to D's batch (D->ents,
+   D->nents): the end mark sets D->eof, the directory's own record (only
+   if SELF_ASKED) D->st; entries D's filter drops are skipped, what the
+   kernel left to user space is stat'ed.  0, or -1 with errno (EIO: a
+   malformed buffer).  */
+int dirplus_records_add (struct dirplus_dir *d, long n, bool self_asked);
 
 /* dirplus-openahead.c: open NAMES[0..N-1] relative to PARENTFD with
    OFLAGS ahead (many in one io_uring submission); take one (true: *FD,

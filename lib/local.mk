@@ -15,6 +15,7 @@ lib_libdirplus_a_SOURCES = \
 	lib/dirplus-batch.c \
 	lib/dirplus-close.c \
 	lib/dirplus-openahead.c \
+	lib/dirplus-records.c \
 	lib/dirplus-common.c \
 	lib/dirplus-fs.c \
 	lib/dirplus-getdents.c \
