@@ -26,6 +26,14 @@
    that batch by getdents64 + statx, as the module path does: never a
    failed listing.
 
+   As with the module's ABI 3, a directory read to its end in one call
+   costs that one call: the series' GETDENTSPLUS_MARK_END marks the last
+   record (no second call to learn the end), and GETDENTSPLUS_SELF gives
+   ls -R the directory's own stat with the first batch (no fstat).  Both
+   are used only where the headers define them, and only once the probe
+   saw the running kernel accept them (an earlier revision of the RFC
+   series did not have them: its kernel refuses them with EINVAL).
+
    How it relates to dirplus-gdp.c: the records have the same layout in
    both ABIs (the series kept the module's), but their headers cannot
    meet in one file, so record_name and entry_from_record are written
@@ -79,6 +87,15 @@ _Static_assert (DIRPLUS_ATTR_ACL_ACCESS == GETDENTSPLUS_ATTR_ACL_ACCESS
 static int probe_state;		/* 0 not yet, 1 usable, -1 not usable */
 static int probe_errno;
 
+/* The flags of the series' later revision, where the headers have them,
+   and those of them the running kernel accepts (the probe's answer).  */
+# ifdef GETDENTSPLUS_SELF
+#  define SYS_NEW_FLAGS (GETDENTSPLUS_SELF | GETDENTSPLUS_MARK_END)
+# else
+#  define SYS_NEW_FLAGS 0u
+# endif
+static unsigned int sys_supported;
+
 /** The raw call, or the fake a test installed before the probe.  */
 static long
 sys_getdentsplus (int fd, const struct getdentsplus_req *req, void *buf,
@@ -126,6 +143,12 @@ dirplus_sys_probe (void)
       || errno != EBADF)
     goto done;
   probe_state = 1;
+  /* The directory's own record and the end mark: EBADF where the kernel
+     knows them, EINVAL where it is of the series' first revision.  */
+  if (SYS_NEW_FLAGS
+      && sys_getdentsplus (-1, &req, buf, sizeof buf, SYS_NEW_FLAGS) < 0
+      && errno == EBADF)
+    sys_supported = SYS_NEW_FLAGS;
 
  done:
   if (probe_state < 0)
@@ -242,6 +265,11 @@ sys_read (struct dirplus_dir *d)
   unsigned int flags = sys_flags (d->flags);
   if (drops_dots (d))
     flags |= GETDENTSPLUS_SKIP_DOTS;
+# ifdef GETDENTSPLUS_SELF
+  flags |= sys_supported & GETDENTSPLUS_MARK_END;
+  if (d->want_self)
+    flags |= GETDENTSPLUS_SELF;
+# endif
 
   d->nents = 0;
   while (!d->eof && d->nents == 0)
@@ -271,6 +299,23 @@ sys_read (struct dirplus_dir *d)
               return -1;
             }
           off += r->reclen;
+# ifdef GETDENTSPLUS_SELF
+          if (r->flags & GETDENTSPLUS_REC_END)
+            d->eof = true;
+          if (r->flags & GETDENTSPLUS_REC_SELF)
+            {
+              if (!(flags & GETDENTSPLUS_SELF) || r->namelen)
+                {
+                  errno = EIO;	/* not what was asked */
+                  return -1;
+                }
+              d->have_st = true;
+              d->st_errno = r->error;
+              if (!r->error)
+                dirplus_statx_to_stat (&r->stx, &d->st);
+              continue;
+            }
+# endif
           if (d->filter && !d->filter (name, r->namelen, r->d_type,
                                        d->filter_arg))
             continue;
@@ -287,6 +332,18 @@ sys_read (struct dirplus_dir *d)
   dirplus_resolve_unknown (d->fd, d->ents, d->nents, d->flags);
   __atomic_fetch_add (&dirplus_counters.entries, d->nents, __ATOMIC_RELAXED);
   return d->nents;
+}
+
+/** Whether sys_read can give D's own stat (GETDENTSPLUS_SELF).  */
+static bool
+sys_self (const struct dirplus_dir *d)
+{
+# ifdef GETDENTSPLUS_SELF
+  return (sys_supported & GETDENTSPLUS_SELF) && !(d->flags & DIRPLUS_NO_STAT);
+# else
+  (void) d;
+  return false;
+# endif
 }
 
 #else /* !HAVE_GETDENTSPLUS_SYSCALL */
@@ -310,4 +367,8 @@ sys_read (struct dirplus_dir *d)
 
 dirplus_sys_call_fn dirplus_sys_call;
 
+#if HAVE_GETDENTSPLUS_SYSCALL
+const struct dirplus_ops dirplus_sys_ops = { sys_read, sys_self };
+#else
 const struct dirplus_ops dirplus_sys_ops = { sys_read, NULL };
+#endif
