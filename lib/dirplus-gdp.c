@@ -22,9 +22,9 @@
    fstat either.  */
 
 /* Layering (see the map in dirplus-impl.h): a backend, chosen by
-   dirplus.c; it calls only shared pieces (dirplus-getdents.c,
-   dirplus-attr.c, dirplus-stat.c for what the module leaves to user
-   space, dirplus-common.c).  */
+   dirplus.c; it calls only shared pieces (dirplus-records.c for its
+   records, dirplus-getdents.c, dirplus-attr.c, dirplus-stat.c for what
+   the module leaves to user space, dirplus-common.c).  */
 
 #include <config.h>
 

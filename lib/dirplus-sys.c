@@ -26,19 +26,28 @@
    that batch by getdents64 + statx, as the module path does: never a
    failed listing.
 
+   As with the module's ABI 3, a directory read to its end in one call
+   costs that one call: the series' GETDENTSPLUS_MARK_END marks the last
+   record (no second call to learn the end), and GETDENTSPLUS_SELF gives
+   ls -R the directory's own stat with the first batch (no fstat).  Both
+   are used only where the headers define them, and only once the probe
+   saw the running kernel accept them (an earlier revision of the RFC
+   series did not have them: its kernel refuses them with EINVAL).
+
    How it relates to dirplus-gdp.c: the records have the same layout in
-   both ABIs (the series kept the module's), but their headers cannot
-   meet in one file, so record_name and entry_from_record are written
-   here again against this header, and the request differs (a struct
-   with its size first and an attribute mask, not GDP_WANT_* flags).
-   The split is guarded twice: the unit test (tests/unit/dirplus.c)
-   runs both backends on the same emulated records, and the rig's
-   realcall section runs tests/kmod/gdp-eq, the two kernels' records of
-   the same directories compared field by field.  */
+   both ABIs (the series kept the module's), so both backends hand their
+   buffers to dirplus-records.c, each checking at compile time that its
+   own header agrees with that file's description; the request differs
+   (a struct with its size first and an attribute mask, not GDP_WANT_*
+   flags).  The unit test (tests/unit/dirplus.c) runs both backends on
+   the same emulated records, and the rig's realcall section runs
+   tests/kmod/gdp-eq, the two kernels' records of the same directories
+   compared field by field.  */
 
 /* Layering (see the map in dirplus-impl.h): a backend, chosen by
-   dirplus.c; it calls only shared pieces (dirplus-getdents.c,
-   dirplus-attr.c, dirplus-stat.c, dirplus-common.c).  */
+   dirplus.c; it calls only shared pieces (dirplus-records.c,
+   dirplus-getdents.c, dirplus-attr.c, dirplus-stat.c,
+   dirplus-common.c).  */
 
 #include <config.h>
 
@@ -76,8 +85,32 @@ _Static_assert (DIRPLUS_ATTR_ACL_ACCESS == GETDENTSPLUS_ATTR_ACL_ACCESS
                 && DIRPLUS_ATTR_CAP == GETDENTSPLUS_ATTR_CAP,
                 "attribute bits differ");
 
+/* The records are read by dirplus-records.c: the series kept the
+   module's layout and record flags.  */
+DIRPLUS_REC_LAYOUT (struct getdentsplus_entry);
+_Static_assert (GETDENTSPLUS_REC_UNRESOLVED == DIRPLUS_REC_UNRESOLVED
+                && SYS_ENTRY_MIN == DIRPLUS_REC_MIN,
+                "the in-tree records are not dirplus-records.c's");
+# ifdef GETDENTSPLUS_SELF
+_Static_assert (GETDENTSPLUS_REC_SELF == DIRPLUS_REC_SELF
+                && GETDENTSPLUS_REC_END == DIRPLUS_REC_END,
+                "the in-tree record flags are not dirplus-records.c's");
+#  define SYS_SELF_FLAG GETDENTSPLUS_SELF
+# else
+#  define SYS_SELF_FLAG 0u
+# endif
+
 static int probe_state;		/* 0 not yet, 1 usable, -1 not usable */
 static int probe_errno;
+
+/* The flags of the series' later revision, where the headers have them,
+   and those of them the running kernel accepts (the probe's answer).  */
+# ifdef GETDENTSPLUS_SELF
+#  define SYS_NEW_FLAGS (GETDENTSPLUS_SELF | GETDENTSPLUS_MARK_END)
+# else
+#  define SYS_NEW_FLAGS 0u
+# endif
+static unsigned int sys_supported;
 
 /** The raw call, or the fake a test installed before the probe.  */
 static long
@@ -126,6 +159,12 @@ dirplus_sys_probe (void)
       || errno != EBADF)
     goto done;
   probe_state = 1;
+  /* The directory's own record and the end mark: EBADF where the kernel
+     knows them, EINVAL where it is of the series' first revision.  */
+  if (SYS_NEW_FLAGS
+      && sys_getdentsplus (-1, &req, buf, sizeof buf, SYS_NEW_FLAGS) < 0
+      && errno == EBADF)
+    sys_supported = SYS_NEW_FLAGS;
 
  done:
   if (probe_state < 0)
@@ -171,48 +210,6 @@ sys_flags (unsigned int flags)
   return f;
 }
 
-/** Fill entry E from record R, for request FLAGS.  Returns false when the
-    kernel left the entry to us (GETDENTSPLUS_REC_UNRESOLVED).  */
-static bool
-entry_from_record (struct dirplus_entry *e,
-                   const struct getdentsplus_entry *r, const char *name,
-                   unsigned int flags)
-{
-  memset (e, 0, sizeof *e);
-  e->name = name;
-  e->namelen = r->namelen;
-  e->ino = r->d_ino;
-  e->d_type = r->d_type;
-  if ((r->flags & GETDENTSPLUS_REC_UNRESOLVED)
-      || (!r->error && !r->stx.stx_mask))
-    return false;
-  e->stat_errno = r->error;
-  if (!r->error)
-    memcpy (&e->stx, &r->stx, sizeof e->stx);
-  /* GNU's rules (no ACL of an unfollowed link, ...) on the kernel's bits;
-     what the kernel could not decide is left to the caller.  */
-  unsigned int bits = dirplus_attrs_needed (e, flags);
-  e->attr = r->attr & bits;
-  e->attr_unknown |= r->attr_unknown & bits;
-  return true;
-}
-
-/** The name of record R of a buffer holding LEFT bytes from R on, or NULL
-    when the record is malformed (never trust a buffer).  */
-static const char *
-record_name (const struct getdentsplus_entry *r, long left)
-{
-  const size_t hdr = offsetof (struct getdentsplus_entry, name);
-  size_t off = r->name_off ? r->name_off : hdr;
-  if (r->reclen < SYS_ENTRY_MIN || r->reclen % 8 || r->reclen > left
-      || off < hdr || off + r->namelen + 1 > r->reclen)
-    return NULL;
-  const char *name = (const char *) r + off;
-  if (name[r->namelen] != '\0' || memchr (name, '\0', r->namelen))
-    return NULL;
-  return name;
-}
-
 /** Read the next batch of D without the call: getdents64, then per entry
     what the sync backend does (statx, attribute probes).  */
 static ssize_t
@@ -242,6 +239,11 @@ sys_read (struct dirplus_dir *d)
   unsigned int flags = sys_flags (d->flags);
   if (drops_dots (d))
     flags |= GETDENTSPLUS_SKIP_DOTS;
+# ifdef GETDENTSPLUS_SELF
+  flags |= sys_supported & GETDENTSPLUS_MARK_END;
+  if (d->want_self)
+    flags |= GETDENTSPLUS_SELF;
+# endif
 
   d->nents = 0;
   while (!d->eof && d->nents == 0)
@@ -258,28 +260,10 @@ sys_read (struct dirplus_dir *d)
           d->eof = true;
           break;
         }
-      if (dirplus_reserve (d, n / SYS_ENTRY_MIN + 1) < 0)
+      if (dirplus_records_add (d, n, flags & SYS_SELF_FLAG) < 0)
         return -1;
-      for (long off = 0; off < n;)
-        {
-          const struct getdentsplus_entry *r = (void *) (d->buf + off);
-          const char *name = (n - off < (long) SYS_ENTRY_MIN
-                              ? NULL : record_name (r, n - off));
-          if (!name)
-            {
-              errno = EIO;	/* a malformed buffer */
-              return -1;
-            }
-          off += r->reclen;
-          if (d->filter && !d->filter (name, r->namelen, r->d_type,
-                                       d->filter_arg))
-            continue;
-          struct dirplus_entry *e = &d->ents[d->nents];
-          if (!entry_from_record (e, r, name, d->flags))
-            /* Left to us: stat it here, as the sync backend would.  */
-            dirplus_stat_entry (d->fd, e, d->mask, d->flags);
-          d->nents++;
-        }
+      /* Only the first call of a directory starts at position 0.  */
+      flags &= ~SYS_SELF_FLAG;
     }
   /* What the kernel could not answer (an attribute read that failed
      with an error other than "absent"), resolved here like the module's
@@ -287,6 +271,18 @@ sys_read (struct dirplus_dir *d)
   dirplus_resolve_unknown (d->fd, d->ents, d->nents, d->flags);
   __atomic_fetch_add (&dirplus_counters.entries, d->nents, __ATOMIC_RELAXED);
   return d->nents;
+}
+
+/** Whether sys_read can give D's own stat (GETDENTSPLUS_SELF).  */
+static bool
+sys_self (const struct dirplus_dir *d)
+{
+# ifdef GETDENTSPLUS_SELF
+  return (sys_supported & GETDENTSPLUS_SELF) && !(d->flags & DIRPLUS_NO_STAT);
+# else
+  (void) d;
+  return false;
+# endif
 }
 
 #else /* !HAVE_GETDENTSPLUS_SYSCALL */
@@ -310,4 +306,8 @@ sys_read (struct dirplus_dir *d)
 
 dirplus_sys_call_fn dirplus_sys_call;
 
+#if HAVE_GETDENTSPLUS_SYSCALL
+const struct dirplus_ops dirplus_sys_ops = { sys_read, sys_self };
+#else
 const struct dirplus_ops dirplus_sys_ops = { sys_read, NULL };
+#endif

@@ -134,15 +134,15 @@ static long emu(int fd, const struct getdentsplus_req *ureq, char *buf,
 {
 	static char d64buf[65536];
 	struct getdentsplus_req req;
-	struct getdentsplus_entry *rec;
+	struct getdentsplus_entry *rec, *last = NULL;
 	uint32_t usize;
-	size_t done = 0;
+	size_t done = 0, base = 0;
 	off_t pos;
 	struct stat st;
-	long n;
-	int fl;
+	long n, p;
+	int fl, rounds = 8, stopped = 0;
 
-	if (flags & ~0x3fu)
+	if (flags & ~0xffu)
 		return errno = EINVAL, -1;
 	if ((flags & 4) && (flags & 8))
 		return errno = EINVAL, -1;
@@ -177,12 +177,33 @@ static long emu(int fd, const struct getdentsplus_req *ureq, char *buf,
 
 	rec = malloc(RECLEN(4096));
 	pos = lseek(fd, 0, SEEK_CUR);
+	/* GETDENTSPLUS_SELF at position 0: the directory's own record. */
+	if ((flags & GETDENTSPLUS_SELF) && pos == 0) {
+		struct d64 *self = (void *)d64buf;
+
+		if (!writable(buf, RECLEN(0))) {
+			free(rec);
+			return errno = EFAULT, -1;
+		}
+		self->ino = st.st_ino;
+		strcpy(self->name, ".");
+		fill(fd, self, rec, &req, flags & ~GETDENTSPLUS_FOLLOW);
+		rec->d_off = 0;
+		rec->namelen = 0;
+		rec->name[0] = '\0';
+		rec->d_type = DT_DIR;
+		rec->flags = GETDENTSPLUS_REC_SELF;
+		memcpy(buf, rec, RECLEN(0));
+		last = (void *)buf;
+		done = base = RECLEN(0);
+	}
+again:
 	n = __real_syscall(SYS_getdents64, fd, d64buf, sizeof(d64buf));
 	if (n < 0) {
 		free(rec);
 		return -1;
 	}
-	for (long p = 0; p < n;) {
+	for (p = 0; p < n;) {
 		struct d64 *d = (void *)(d64buf + p);
 		size_t rl = RECLEN(strlen(d->name));
 
@@ -193,7 +214,8 @@ static long emu(int fd, const struct getdentsplus_req *ureq, char *buf,
 			continue;
 		}
 		if (done + rl > size) {
-			if (!done) {
+			stopped = 1;
+			if (done == base) {
 				lseek(fd, pos, SEEK_SET);
 				free(rec);
 				return errno = EINVAL, -1;
@@ -201,7 +223,8 @@ static long emu(int fd, const struct getdentsplus_req *ureq, char *buf,
 			break;
 		}
 		if (!writable(buf + done, rl)) {
-			if (!done) {
+			stopped = 1;
+			if (done == base) {
 				lseek(fd, pos, SEEK_SET);
 				free(rec);
 				return errno = EFAULT, -1;
@@ -210,10 +233,17 @@ static long emu(int fd, const struct getdentsplus_req *ureq, char *buf,
 		}
 		fill(fd, d, rec, &req, flags);
 		memcpy(buf + done, rec, rl);
+		last = (void *)(buf + done);
 		done += rl;
 		pos = d->off;
 		p += d->reclen;
 	}
+	/* Read on to learn the end, or past a read of skipped dots only. */
+	if (!stopped && n > 0 &&
+	    ((flags & GETDENTSPLUS_MARK_END) || done == base) && rounds-- > 0)
+		goto again;
+	if (!stopped && n == 0 && last && (flags & GETDENTSPLUS_MARK_END))
+		last->flags |= GETDENTSPLUS_REC_END;
 	lseek(fd, pos, SEEK_SET);
 	free(rec);
 	return done;

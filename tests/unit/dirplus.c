@@ -58,6 +58,7 @@ static size_t fake_grow;	/* fake_gdp's header is this much longer */
 static bool fake_v1;		/* fake_gdp answers like an ABI 1 module */
 static bool fake_v2;		/* ... like an ABI 2 module (no self, no end) */
 static unsigned long fake_sys_calls; /* fake_sys calls on a directory */
+static bool fake_sys_old;	/* fake_sys: the series' first revision */
 
 /** Report a failed check.  */
 static void
@@ -463,9 +464,11 @@ check_dir (const char *dirpath, unsigned int flags, bool filter,
 /** The directory's own stat and the end of a small directory with the
     getdentsplus backend (ABI 3: with the first batch and the last
     record's mark, so one call per directory, no fstat; older modules:
-    fstat and a second call).  ls -R's sequence: open, fstat, read.  */
+    fstat and a second call).  ls -R's sequence: open, fstat, read.
+    V3 < 0: the in-tree call, whose flags the library uses where its
+    headers define them and the (emulated) kernel accepts them.  */
 static void
-check_self_end (const char *backend, bool v3)
+check_self_end (const char *backend, int v3)
 {
   char p[8192];
   struct dirplus_stats before, after;
@@ -477,6 +480,15 @@ check_self_end (const char *backend, bool v3)
     {
       fail ("%s: open %s: %s", backend, p, strerror (errno));
       return;
+    }
+  if (v3 < 0)
+    {
+      v3 = d->ops->self && d->ops->self (d);
+      if (v3 && fake_sys_old)
+        fail ("%s: the directory record asked of a kernel without it",
+              backend);
+      printf ("%s: directory record and end mark: %s\n", backend,
+              v3 ? "used" : "not used");
     }
   if (fstat (dirplus_fd (d), &want) != 0 || dirplus_fstat (d, &got) != 0)
     fail ("%s: fstat: %s", backend, strerror (errno));
@@ -808,16 +820,20 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
     uapi header cannot be included next to the module's (same name and
     guard), so its values are written out: request {size, statx_mask,
     attr_mask, __spare}, flags FOLLOW 0x1, NO_AUTOMOUNT 0x2, FORCE_SYNC
-    0x4, DONT_SYNC 0x8, CACHED 0x10, SKIP_DOTS 0x20; attribute bits as
-    the module's.  Checks what the series checks first: unknown flags
-    (EINVAL), the request's size and spare field.  */
+    0x4, DONT_SYNC 0x8, CACHED 0x10, SKIP_DOTS 0x20, SELF 0x40 (the
+    module's GDP_WANT_SELF), MARK_END 0x80 (GDP_MARK_END); record flags
+    REC_SELF 0x02 and REC_END 0x04 are the module's; attribute bits as
+    the module's.  With fake_sys_old it plays a kernel of the series'
+    first revision, which refuses SELF and MARK_END as unknown flags.
+    Checks what the series checks first: unknown flags (EINVAL), the
+    request's size and spare field.  */
 static long
 fake_sys (int fd, const void *req, void *buf, size_t size,
           unsigned int flags)
 {
   uint32_t r[4];
   memcpy (r, req, sizeof r);
-  if ((flags & ~0x3fu) || r[0] < 16 || r[3] != 0)
+  if ((flags & ~(fake_sys_old ? 0x3fu : 0xffu)) || r[0] < 16 || r[3] != 0)
     {
       errno = EINVAL;
       return -1;
@@ -825,6 +841,10 @@ fake_sys (int fd, const void *req, void *buf, size_t size,
   unsigned int f = flags & (GDP_FOLLOW | GDP_NO_AUTOMOUNT);
   if (flags & 0x20)
     f |= GDP_SKIP_DOTS;
+  if (flags & 0x40)
+    f |= GDP_WANT_SELF;
+  if (flags & 0x80)
+    f |= GDP_MARK_END;
   if (r[2] & (GDP_ATTR_ACL_ACCESS | GDP_ATTR_ACL_DEFAULT))
     f |= GDP_WANT_ACL;
   if (r[2] & GDP_ATTR_LABEL)
@@ -890,6 +910,10 @@ run_backend (enum dirplus_backend b)
   check_stat (name);
   if (b == DIRPLUS_GETDENTSPLUS && dirplus_gdp_call != NULL)
     check_self_end (name, !fake_v1 && !fake_v2);
+  /* The in-tree call's records say the same where its headers have the
+     flags; an emulated first revision of the series: fstat, two calls.  */
+  if (b == DIRPLUS_INTREE && dirplus_sys_call != NULL)
+    check_self_end (name, -1);
   check_openahead (name);
   check_unsupported_cache (name);
   return failures ? 1 : 0;
@@ -1081,6 +1105,17 @@ child_fake_sys (int unused)
 #endif
 }
 static int
+child_fake_sys_old (int unused)
+{
+#if HAVE_GETDENTSPLUS_SYSCALL
+  /* A kernel of the series' first revision: no SELF, no MARK_END.  */
+  fake_sys_old = true;
+  return child_fake_sys (0);
+#else
+  return 77;
+#endif
+}
+static int
 child_intree_auto (int unused)
 {
 #if HAVE_GETDENTSPLUS_SYSCALL
@@ -1206,10 +1241,12 @@ main (void)
           r == 0 ? "PASS" : r == 77 ? "SKIP" : "FAIL");
   if (r != 0 && r != 77)
     status = 1;
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < 3; i++)
     {
-      r = in_child (i ? child_intree_auto : child_fake_sys, 0);
-      printf ("%s: %s\n", i ? "auto prefers the in-tree call"
+      r = in_child (i == 2 ? child_intree_auto
+                    : i ? child_fake_sys_old : child_fake_sys, 0);
+      printf ("%s: %s\n", i == 2 ? "auto prefers the in-tree call"
+              : i ? "intree backend on an emulated first-revision call"
               : "intree backend on an emulated call",
               r == 0 ? "PASS" : r == 77 ? "SKIP" : "FAIL");
       if (r != 0 && r != 77)
