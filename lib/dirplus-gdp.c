@@ -356,4 +356,4 @@ gdp_read (struct dirplus_dir *d)
   return d->nents;
 }
 
-const struct dirplus_ops dirplus_gdp_ops = { gdp_read };
+const struct dirplus_ops dirplus_gdp_ops = { gdp_read, false };

@@ -75,6 +75,10 @@ struct dirplus_dir
   bool have_st;			/* ST / ST_ERRNO: the fstat read ahead */
   int st_errno;
   struct stat st;
+  bool timed;			/* the first getdents64 has been timed */
+  bool cold;			/* ... and it waited for the disk */
+  bool no_share;		/* never share a batch with the helper thread
+                                   (read in a read-ahead thread) */
 };
 
 /* ---- backends (called by dirplus.c only) ---- */
@@ -84,6 +88,9 @@ struct dirplus_dir
 struct dirplus_ops
 {
   ssize_t (*read) (struct dirplus_dir *d);
+  /* READ may run in several threads at once (on different
+     directories): a cold local directory may be read ahead.  */
+  bool threads_ok;
 };
 
 extern const struct dirplus_ops dirplus_sync_ops;
@@ -245,14 +252,20 @@ struct ahead_batch;
    filesystem.  */
 void dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
                          size_t n);
+/* dirplus-getdents.c: whether LSPLUS_COLD_USEC is unset or valid.  */
+bool dirplus_getdents_env_valid (void);
+/* Whether LSPLUS_COLD_THREADS is unset or valid (0..8).  */
+bool dirplus_ahead_env_valid (void);
 /* Take NAME under PARENTFD if it was read ahead with MASK and FLAGS:
-   *FOUND says so; then *FD is its fd (or -1 and *OPEN_ERRNO why) and the
-   batches are returned.  */
+   *FOUND says so; then *FD is its fd (or -1 and *OPEN_ERRNO why), *COLD
+   whether its first getdents64 waited for the disk, and the batches are
+   returned.  */
 struct ahead_batch *dirplus_ahead_take (int parentfd, const char *name,
                                         unsigned int mask,
                                         unsigned int flags, int *fd,
                                         int *open_errno, struct stat *st,
-                                        int *st_errno, bool *found);
+                                        int *st_errno, bool *cold,
+                                        bool *found);
 /* The next batch of D read ahead, like dirplus_read.  */
 ssize_t dirplus_ahead_read (struct dirplus_dir *d,
                             struct dirplus_entry **entries);

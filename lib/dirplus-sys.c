@@ -310,4 +310,4 @@ sys_read (struct dirplus_dir *d)
 
 dirplus_sys_call_fn dirplus_sys_call;
 
-const struct dirplus_ops dirplus_sys_ops = { sys_read };
+const struct dirplus_ops dirplus_sys_ops = { sys_read, false };

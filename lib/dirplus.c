@@ -157,6 +157,10 @@ dirplus_env_invalid (void)
     return "LSPLUS_REMOTE";
   if (!dirplus_pool_env_valid ())
     return "LSPLUS_REMOTE_THREADS";
+  if (!dirplus_ahead_env_valid ())
+    return "LSPLUS_COLD_THREADS";
+  if (!dirplus_getdents_env_valid ())
+    return "LSPLUS_COLD_USEC";
   return NULL;
 }
 
@@ -179,12 +183,13 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
     return NULL;
 
   /* Read ahead already (a remote filesystem under ls -R)?  */
-  bool found;
+  bool found, cold;
   int fd, open_errno, st_errno;
   struct stat st;
   struct ahead_batch *b = dirplus_ahead_take (parentfd, name, statx_mask,
                                               flags, &fd, &open_errno,
-                                              &st, &st_errno, &found);
+                                              &st, &st_errno, &cold,
+                                              &found);
   if (found)
     {
       if (fd < 0)
@@ -204,6 +209,8 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
       d->have_st = true;
       d->st = st;
       d->st_errno = st_errno;
+      d->timed = true;
+      d->cold = cold;
       return d;
     }
 

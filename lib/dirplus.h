@@ -100,7 +100,8 @@ struct dirplus_dir;
 int dirplus_setup (enum dirplus_backend want);
 
 /* The name of the first of the library's environment variables
-   (LSPLUS_REMOTE, LSPLUS_REMOTE_THREADS) whose value is invalid, or NULL
+   (LSPLUS_REMOTE, LSPLUS_REMOTE_THREADS, LSPLUS_COLD_THREADS,
+   LSPLUS_COLD_USEC) whose value is invalid, or NULL
    when all are valid.  */
 const char *dirplus_env_invalid (void);
 
