@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* dirplus-ahead.c -- read directories ahead on remote filesystems.
+/* dirplus-ahead.c -- read directories ahead on remote filesystems, and
+   on a local disk when the tree is cold.
 
    ls -R lists one directory after another; on NFS each directory costs a
    few round trips of its own (the open's LOOKUP/ACCESS/GETATTR, READDIR,
@@ -11,6 +12,16 @@
    the same batches, the same errors, in the same order.  Nothing is ever
    printed early, and every call is one that reading the directory later
    would have made.
+
+   A cold local tree has the same shape: each directory's block is one
+   synchronous disk read (ext4 reads a one-block directory without
+   read-ahead), then its inodes' table blocks, one read at a time
+   (bench/cold.md).  When the parent's first getdents64 was slow
+   (dirplus-getdents.c decides), up to AHEAD_LOCAL_THREADS threads
+   (LSPLUS_COLD_THREADS) read the subdirectories ahead the same way, with
+   the backend's own read when it allows threads (ops->threads_ok: the
+   sync backend), never sharing a batch with dirplus-batch.c's helper.
+   A warm tree never starts them.
 
    Bounds: at most AHEAD_WINDOW directories are being read or waiting to
    be taken (each holds one fd and its entries: memory stays bounded by
@@ -175,7 +186,9 @@ read_ahead (struct ahead *a)
   int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
   if (!(a->flags & (DIRPLUS_FOLLOW | DIRPLUS_OPEN_FOLLOW)))
     oflags |= O_NOFOLLOW;
+  long long t0 = dirplus_usec_now ();
   int fd = dirplus_fd_above_stdio (openat (a->parentfd, a->name, oflags));
+  long long open_usec = dirplus_usec_now () - t0;
   int err = errno;
   /* ls -R's cycle check, made here in GNU's order (open, fstat, read):
      on NFSv4 reading a directory invalidates its cached atime, and an
@@ -198,6 +211,7 @@ read_ahead (struct ahead *a)
       .ops = a->ops, .filter = a->filter, .filter_arg = a->filter_arg,
       .fs_kind = a->fs_kind, .bufsize = DIRPLUS_BUFSIZE,
       .no_share = true,		/* the helper serves the main thread */
+      .open_usec = open_usec < 1000000 ? open_usec : 1000000,
     };
   d.buf = malloc (d.bufsize);
   if (!d.buf)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus-common.c -- shared piece (bottom layer): the library's global
-   counters (dirplus_get_stats reads them) and the fd helper that keeps
-   the library's long-lived fds off 0..2.
+   counters (dirplus_get_stats reads them), the fd helper that keeps
+   the library's long-lived fds off 0..2, and the clock that times calls.
 
    Layering (see the map in dirplus-impl.h): a shared piece, called by
    dirplus.c, the backends and the other shared pieces; calls nothing of
@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 struct dirplus_stats dirplus_counters;
@@ -30,4 +31,13 @@ dirplus_fd_above_stdio (int fd)
   close (fd);
   errno = err;
   return nfd;
+}
+
+/** Microseconds on the monotonic clock (vDSO: no system call).  */
+long long
+dirplus_usec_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }

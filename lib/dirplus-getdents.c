@@ -53,10 +53,19 @@ dirplus_scratch_reserve (struct dirplus_dir *d, size_t size)
    us for 10 entries and 60-300 us for 100.  A warm call is sometimes
    slower (the thread was preempted: 1 in 1000 took 0.1-3 ms on a busy
    machine), so a directory counts as cold only when the directory timed
-   before it was slow too (COLD_STREAK in a row).  LSPLUS_COLD_USEC
+   before it was slow too (COLD_STREAK in a row).  Calls slowed down
+   for other reasons (strace: 30-60 us each) slow the directory's openat
+   as well, which the cold read does not (its inode was read with the
+   parent's statx): the threshold adds COLD_OPEN_FACTOR times the
+   openat's own time, so that warm trees stay warm under strace and
+   their system calls can be counted.  LSPLUS_COLD_USEC
    replaces COLD_BASE_USEC (0: every directory counts as cold, which the
    tests use to run the read-ahead on a warm tree).  */
-enum { COLD_BASE_USEC = 30, COLD_BYTES_PER_USEC = 128, COLD_STREAK = 2 };
+enum
+{
+  COLD_BASE_USEC = 30, COLD_BYTES_PER_USEC = 128, COLD_STREAK = 2,
+  COLD_OPEN_FACTOR = 2,
+};
 
 /* Slow first reads in a row, over all directories and threads.  */
 static int cold_streak;
@@ -98,15 +107,6 @@ cold_base_usec (void)
   return b;
 }
 
-/** Nanoseconds on the monotonic clock (vDSO: no system call).  */
-static long long
-nsec_now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* What getdents64 writes.  */
 struct linux_dirent64
 {
@@ -126,15 +126,16 @@ dirplus_getdents_batch (struct dirplus_dir *d)
   d->nents = 0;
   while (!d->eof && d->nents == 0)
     {
-      long long t0 = d->timed ? 0 : nsec_now ();
+      long long t0 = d->timed ? 0 : dirplus_usec_now ();
       long n = syscall (SYS_getdents64, d->fd, d->buf, d->bufsize);
       if (!d->timed)
         {
           /* Was the directory cold (its blocks read from the disk)?  */
-          long long us = (nsec_now () - t0) / 1000;
+          long long us = dirplus_usec_now () - t0;
           d->timed = true;
           long base = cold_base_usec ();
-          bool slow = base + (0 < n ? n : 0) / COLD_BYTES_PER_USEC < us;
+          bool slow = (base + (0 < n ? n : 0) / COLD_BYTES_PER_USEC
+                       + COLD_OPEN_FACTOR * d->open_usec) < us;
           int streak = 0;
           if (slow)
             streak = __atomic_add_fetch (&cold_streak, 1, __ATOMIC_RELAXED);

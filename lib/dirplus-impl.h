@@ -36,7 +36,8 @@
      dirplus-fs.c       the kind of filesystem a device holds (mountinfo)
      dirplus-pool.c     threads that overlap per-entry round trips on
                         remote filesystems
-     dirplus-ahead.c    directories read ahead (ls -R, remote filesystems)
+     dirplus-ahead.c    directories read ahead (ls -R: remote filesystems,
+                       and a cold local tree)
      dirplus-common.c   the global counters; fds kept off 0..2  */
 
 #ifndef DIRPLUS_IMPL_H
@@ -75,6 +76,7 @@ struct dirplus_dir
   bool have_st;			/* ST / ST_ERRNO: the fstat read ahead */
   int st_errno;
   struct stat st;
+  int open_usec;		/* how long its openat took (0: not timed) */
   bool timed;			/* the first getdents64 has been timed */
   bool cold;			/* ... and it waited for the disk */
   bool no_share;		/* never share a batch with the helper thread
@@ -280,5 +282,8 @@ extern struct dirplus_stats dirplus_counters;
 /* dirplus-common.c: move FD above 0..2 (a long-lived fd must not take a
    closed stdout's number): the new fd, or -1 with errno.  */
 int dirplus_fd_above_stdio (int fd);
+/* dirplus-common.c: microseconds on the monotonic clock (no system
+   call).  */
+long long dirplus_usec_now (void);
 
 #endif /* DIRPLUS_IMPL_H */

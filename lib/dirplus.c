@@ -214,7 +214,9 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
       return d;
     }
 
+  long long t0 = dirplus_usec_now ();
   fd = openat (parentfd, name, oflags);
+  long long open_usec = dirplus_usec_now () - t0;
 #if USE_URING
   if (fd < 0 && (errno == EMFILE || errno == ENFILE)
       && setup_backend == DIRPLUS_URING)
@@ -226,7 +228,11 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
 #endif
   if (fd < 0)
     return NULL;
-  return dirplus_fdopen (fd, statx_mask, flags);
+  struct dirplus_dir *d = dirplus_fdopen (fd, statx_mask, flags);
+  if (d)
+    d->open_usec = open_usec < 1 ? 1 : open_usec < 1000000 ? open_usec
+                   : 1000000;
+  return d;
 }
 
 /** Wrap the open directory FD (see dirplus.h).  */
@@ -408,7 +414,7 @@ dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
 }
 
 /** Hint the subdirectories of D read next (see dirplus.h): read ahead
-    on a remote filesystem (dirplus-ahead.c).  */
+    on a remote filesystem, or a local one found cold (dirplus-ahead.c).  */
 void
 dirplus_ahead (struct dirplus_dir *d, char *const *names, size_t n)
 {
