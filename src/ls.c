@@ -454,11 +454,12 @@ Environment variables of lsplus alone:\n\
                              (its first read waited for the disk), 0 to 8\n\
                              (default 4; 0: never); another value is an\n\
                              error (exit status 2)\n\
-  LSPLUS_COLD_USEC=N         a directory counts as cold when its first read\n\
-                             takes longer than N microseconds (plus 1 per\n\
-                             512 bytes read), 0 to 1000000 (default 40; 0:\n\
-                             every directory, for tests); another value is\n\
-                             an error (exit status 2)\n\
+  LSPLUS_COLD_USEC=N         a directory read is slow when it takes longer\n\
+                             than N microseconds, plus 1 per 128 bytes read\n\
+                             and twice the directory's open; cold after two\n\
+                             slow ones in a row; 0 to 1000000 (default 30;\n\
+                             0: every directory is cold, for tests); another\n\
+                             value is an error (exit status 2)\n\
 \n\
 Exit status:\n\
  0  if OK,\n\
