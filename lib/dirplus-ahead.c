@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* dirplus-ahead.c -- read directories ahead on remote filesystems.
+/* dirplus-ahead.c -- read directories ahead on remote filesystems, and
+   on a local disk when the tree is cold.
 
    ls -R lists one directory after another; on NFS each directory costs a
    few round trips of its own (the open's LOOKUP/ACCESS/GETATTR, READDIR,
@@ -11,6 +12,16 @@
    the same batches, the same errors, in the same order.  Nothing is ever
    printed early, and every call is one that reading the directory later
    would have made.
+
+   A cold local tree has the same shape: each directory's block is one
+   synchronous disk read (ext4 reads a one-block directory without
+   read-ahead), then its inodes' table blocks, one read at a time
+   (bench/cold.md).  When the parent's first getdents64 was slow
+   (dirplus-getdents.c decides), up to AHEAD_LOCAL_THREADS threads
+   (LSPLUS_COLD_THREADS) read the subdirectories ahead the same way, with
+   the backend's own read when it allows threads (ops->threads_ok: the
+   sync backend), never sharing a batch with dirplus-batch.c's helper.
+   A warm tree never starts them.
 
    Bounds: at most AHEAD_WINDOW directories are being read or waiting to
    be taken (each holds one fd and its entries: memory stays bounded by
@@ -44,6 +55,7 @@
 enum
 {
   AHEAD_THREADS = 8,		/* directories read at once */
+  AHEAD_LOCAL_THREADS = 4,	/* ... on a local disk */
   AHEAD_WINDOW = 16,		/* read or being read, not yet taken */
   AHEAD_QUEUE = 4096,		/* hints waiting */
   AHEAD_MIN_NOFILE = 256,	/* RLIMIT_NOFILE needed to read ahead */
@@ -77,6 +89,7 @@ struct ahead
   struct stat st;		/* fstat of FD, taken before reading it */
   int st_errno;
   bool incomplete;		/* out of memory: not usable */
+  bool cold;			/* its first getdents64 waited for the disk */
   struct ahead_batch *batches, **tail;
 };
 
@@ -84,16 +97,20 @@ static struct
 {
   pthread_mutex_t lock;
   pthread_cond_t work;		/* a hint can be started */
-  pthread_cond_t changed;	/* a read finished, or an open returned */
+  pthread_cond_t changed;	/* a read finished */
+  pthread_cond_t opened;	/* an open returned (the parent's fd is free) */
   struct ahead *head;
   size_t pending, active;	/* hints waiting; read or being read */
   int nthreads;
   int enabled;			/* 0 not decided, 1 yes, -1 no */
 } ah =
 {
-  .lock = PTHREAD_MUTEX_INITIALIZER,
+  /* Adaptive: the lock is held for a few list steps at a time, and a
+     short spin is cheaper than a futex sleep and wake-up.  */
+  .lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP,
   .work = PTHREAD_COND_INITIALIZER,
   .changed = PTHREAD_COND_INITIALIZER,
+  .opened = PTHREAD_COND_INITIALIZER,
 };
 
 /** Free the list of batches B.  */
@@ -169,7 +186,9 @@ read_ahead (struct ahead *a)
   int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
   if (!(a->flags & (DIRPLUS_FOLLOW | DIRPLUS_OPEN_FOLLOW)))
     oflags |= O_NOFOLLOW;
+  long long t0 = dirplus_usec_now ();
   int fd = dirplus_fd_above_stdio (openat (a->parentfd, a->name, oflags));
+  long long open_usec = dirplus_usec_now () - t0;
   int err = errno;
   /* ls -R's cycle check, made here in GNU's order (open, fstat, read):
      on NFSv4 reading a directory invalidates its cached atime, and an
@@ -181,7 +200,7 @@ read_ahead (struct ahead *a)
   a->fd = fd;
   a->open_errno = fd < 0 ? err : 0;
   a->state = READING;
-  pthread_cond_broadcast (&ah.changed);	/* the parent may be closed now */
+  pthread_cond_broadcast (&ah.opened);	/* the parent may be closed now */
   pthread_mutex_unlock (&ah.lock);
   if (fd < 0)
     return;
@@ -191,6 +210,8 @@ read_ahead (struct ahead *a)
       .fd = fd, .mask = a->mask, .flags = a->flags, .backend = a->backend,
       .ops = a->ops, .filter = a->filter, .filter_arg = a->filter_arg,
       .fs_kind = a->fs_kind, .bufsize = DIRPLUS_BUFSIZE,
+      .no_share = true,		/* the helper serves the main thread */
+      .open_usec = open_usec < 1000000 ? open_usec : 1000000,
     };
   d.buf = malloc (d.bufsize);
   if (!d.buf)
@@ -214,6 +235,7 @@ read_ahead (struct ahead *a)
       if (__atomic_load_n (&a->dropped, __ATOMIC_RELAXED))
         break;
     }
+  a->cold = d.cold;
   free (d.buf);
   free (d.ents);
   free (d.scratch);
@@ -271,6 +293,35 @@ ahead_enabled (void)
   return 0 < ah.enabled;
 }
 
+/** The number LSPLUS_COLD_THREADS gives (0..AHEAD_THREADS), or -1 when
+    it is set to anything else.  */
+static int
+cold_env (void)
+{
+  const char *env = getenv ("LSPLUS_COLD_THREADS");
+  if (!env || !*env)
+    return AHEAD_LOCAL_THREADS;
+  char *end;
+  long n = strtol (env, &end, 10);
+  return *end || n < 0 || AHEAD_THREADS < n ? -1 : n;
+}
+
+/** Whether LSPLUS_COLD_THREADS is unset or a number in 0..8.  */
+bool
+dirplus_ahead_env_valid (void)
+{
+  return 0 <= cold_env ();
+}
+
+/** Threads that read a cold local tree ahead: LSPLUS_COLD_THREADS
+    (0 turns the read-ahead off), by default AHEAD_LOCAL_THREADS.  */
+static int
+cold_threads (void)
+{
+  int n = cold_env ();
+  return n < 0 ? AHEAD_LOCAL_THREADS : n;
+}
+
 /** Hint that NAMES[0..N-1], subdirectories of PARENT, will be opened
     next, in this order (for dirplus_ahead, see dirplus.h).  */
 void
@@ -278,13 +329,21 @@ dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
                     size_t n)
 {
   /* (The uring backend reads remote directories the sync way: its ring
-     is never used from these threads.)  */
-  if (n == 0 || parent->fs_kind <= DIRPLUS_FS_LOCAL)
+     is never used from these threads.)  A local directory is read ahead
+     only when its parent was cold: its first getdents64 waited for the
+     disk (dirplus-getdents.c), so its subdirectories probably will too,
+     and reading several at once keeps more than one read in flight.  A
+     warm tree never starts a thread.  */
+  if (n == 0 || parent->fs_kind < DIRPLUS_FS_LOCAL)
+    return;
+  bool remote = DIRPLUS_FS_LOCAL < parent->fs_kind;
+  if (!remote && !(parent->cold && parent->ops->threads_ok))
     return;
   pthread_mutex_lock (&ah.lock);
   if (!ahead_enabled ())
     goto done;
-  dirplus_start_threads (ahead_main, &ah.nthreads, AHEAD_THREADS);
+  int want = remote ? AHEAD_THREADS : cold_threads ();
+  dirplus_start_threads (ahead_main, &ah.nthreads, want);
   if (ah.nthreads == 0)
     goto done;
   /* Insert at the head, keeping the order of NAMES.  */
@@ -338,7 +397,8 @@ dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
 struct ahead_batch *
 dirplus_ahead_take (int parentfd, const char *name, unsigned int mask,
                     unsigned int flags, int *fd, int *open_errno,
-                    struct stat *st, int *st_errno, bool *found)
+                    struct stat *st, int *st_errno, bool *cold,
+                    bool *found)
 {
   *found = false;
   if (__atomic_load_n (&ah.head, __ATOMIC_RELAXED) == NULL)
@@ -380,6 +440,7 @@ dirplus_ahead_take (int parentfd, const char *name, unsigned int mask,
   *open_errno = a->open_errno;
   *st = a->st;
   *st_errno = a->st_errno;
+  *cold = a->cold;
   b = a->batches;
   a->batches = NULL;
   a->fd = -1;
@@ -425,7 +486,7 @@ dirplus_ahead_drop (int fd)
         }
       if (!opening)
         break;
-      pthread_cond_wait (&ah.changed, &ah.lock);
+      pthread_cond_wait (&ah.opened, &ah.lock);
     }
   pthread_mutex_unlock (&ah.lock);
 }

@@ -262,7 +262,7 @@ dirplus_stat_batch (struct dirplus_dir *d, ssize_t n)
           dirplus_pool_run (n - done, remote_entry, &b);
           return n;
         }
-      if (done + SHARE_MIN <= (size_t) n && helper_ready ())
+      if (!d->no_share && done + SHARE_MIN <= (size_t) n && helper_ready ())
         {
           share_batch (d, done, n);
           return n;

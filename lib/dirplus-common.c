@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus-common.c -- shared piece (bottom layer): the library's global
-   counters (dirplus_get_stats reads them) and the fd helper that keeps
-   the library's long-lived fds off 0..2.
+   counters (dirplus_get_stats reads them), the fd helper that keeps
+   the library's long-lived fds off 0..2, and the clock that times calls.
 
    Also the statx-to-stat conversion (dirplus.c offers it to ls).
 
@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/sysmacros.h>
 
@@ -57,4 +58,13 @@ dirplus_stx_to_stat (const struct statx *x, struct stat *st)
   st->st_mtim.tv_nsec = x->stx_mtime.tv_nsec;
   st->st_ctim.tv_sec = x->stx_ctime.tv_sec;
   st->st_ctim.tv_nsec = x->stx_ctime.tv_nsec;
+}
+
+/** Microseconds on the monotonic clock (vDSO: no system call).  */
+long long
+dirplus_usec_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }

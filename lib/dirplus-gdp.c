@@ -322,4 +322,4 @@ gdp_self (const struct dirplus_dir *d)
   return (gdp_supported & GDP_WANT_SELF) && !(d->flags & DIRPLUS_NO_STAT);
 }
 
-const struct dirplus_ops dirplus_gdp_ops = { gdp_read, gdp_self };
+const struct dirplus_ops dirplus_gdp_ops = { .read = gdp_read, .self = gdp_self };

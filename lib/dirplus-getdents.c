@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
@@ -45,6 +46,67 @@ dirplus_scratch_reserve (struct dirplus_dir *d, size_t size)
   return 0;
 }
 
+/* A directory's first getdents64 that takes longer than COLD_BASE_USEC
+   plus a microsecond per COLD_BYTES_PER_USEC bytes returned probably
+   waited for the disk.  Measured on ext4 on a virtio disk (bench/cold.md):
+   warm, 0-10 us for 10 entries and 20-35 us for 100 (4 KiB); cold, 40-90
+   us for 10 entries and 60-300 us for 100.  A warm call is sometimes
+   slower (the thread was preempted: 1 in 1000 took 0.1-3 ms on a busy
+   machine), so a directory counts as cold only when the directory timed
+   before it was slow too (COLD_STREAK in a row).  Calls slowed down
+   for other reasons (strace: 30-60 us each) slow the directory's openat
+   as well, which the cold read does not (its inode was read with the
+   parent's statx): the threshold adds COLD_OPEN_FACTOR times the
+   openat's own time, so that warm trees stay warm under strace and
+   their system calls can be counted.  LSPLUS_COLD_USEC
+   replaces COLD_BASE_USEC (0: every directory counts as cold, which the
+   tests use to run the read-ahead on a warm tree).  */
+enum
+{
+  COLD_BASE_USEC = 30, COLD_BYTES_PER_USEC = 128, COLD_STREAK = 2,
+  COLD_OPEN_FACTOR = 2,
+};
+
+/* Slow first reads in a row, over all directories and threads.  */
+static int cold_streak;
+
+/** LSPLUS_COLD_USEC as a number of microseconds (0..1000000), the
+    default when unset, or -1 when it is set to anything else.  */
+static long
+cold_env (void)
+{
+  const char *env = getenv ("LSPLUS_COLD_USEC");
+  if (!env || !*env)
+    return COLD_BASE_USEC;
+  char *end;
+  long n = strtol (env, &end, 10);
+  return *end || n < 0 || 1000000 < n ? -1 : n;
+}
+
+/** Whether LSPLUS_COLD_USEC is unset or valid.  */
+bool
+dirplus_getdents_env_valid (void)
+{
+  return 0 <= cold_env ();
+}
+
+/** The base latency above which a directory's first getdents64 counts
+    as cold, in microseconds (read once).  */
+static long
+cold_base_usec (void)
+{
+  static long base = -2;
+  long b = __atomic_load_n (&base, __ATOMIC_RELAXED);
+  if (b == -2)
+    {
+      b = cold_env ();
+      if (b < 0)
+        b = COLD_BASE_USEC;
+      __atomic_store_n (&base, b, __ATOMIC_RELAXED);
+    }
+  return b;
+}
+
 /* What getdents64 writes.  */
 struct linux_dirent64
 {
@@ -64,7 +126,23 @@ dirplus_getdents_batch (struct dirplus_dir *d)
   d->nents = 0;
   while (!d->eof && d->nents == 0)
     {
+      long long t0 = d->timed ? 0 : dirplus_usec_now ();
       long n = syscall (SYS_getdents64, d->fd, d->buf, d->bufsize);
+      if (!d->timed)
+        {
+          /* Was the directory cold (its blocks read from the disk)?  */
+          long long us = dirplus_usec_now () - t0;
+          d->timed = true;
+          long base = cold_base_usec ();
+          bool slow = (base + (0 < n ? n : 0) / COLD_BYTES_PER_USEC
+                       + COLD_OPEN_FACTOR * d->open_usec) < us;
+          int streak = 0;
+          if (slow)
+            streak = __atomic_add_fetch (&cold_streak, 1, __ATOMIC_RELAXED);
+          else
+            __atomic_store_n (&cold_streak, 0, __ATOMIC_RELAXED);
+          d->cold = base == 0 || COLD_STREAK <= streak;
+        }
       __atomic_fetch_add (&dirplus_counters.batch_calls, 1,
                           __ATOMIC_RELAXED);
       if (n < 0)

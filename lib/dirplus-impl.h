@@ -36,7 +36,8 @@
      dirplus-fs.c       the kind of filesystem a device holds (mountinfo)
      dirplus-pool.c     threads that overlap per-entry round trips on
                         remote filesystems
-     dirplus-ahead.c    directories read ahead (ls -R, remote filesystems)
+     dirplus-ahead.c    directories read ahead (ls -R: remote filesystems,
+                        and a cold local tree)
      dirplus-records.c  getdentsplus records (module and in-tree call
                         alike) to a batch of entries
      dirplus-openahead.c subdirectories opened ahead in one io_uring
@@ -44,7 +45,7 @@
      dirplus-close.c    fds of finished directories closed in batches
                         (close_range)
      dirplus-common.c   the global counters; fds kept off 0..2; statx to
-                        struct stat  */
+                        struct stat; a monotonic clock  */
 
 #ifndef DIRPLUS_IMPL_H
 #define DIRPLUS_IMPL_H
@@ -88,6 +89,11 @@ struct dirplus_dir
   ssize_t primed_n;		/*   its result */
   int primed_errno;		/*   and errno */
   bool close_later;		/* dirplus-close.c may defer the close */
+  int open_usec;		/* how long its openat took (0: not timed) */
+  bool timed;			/* the first getdents64 has been timed */
+  bool cold;			/* ... and it waited for the disk */
+  bool no_share;		/* never share a batch with the helper thread
+                                   (read in a read-ahead thread) */
 };
 
 /* ---- backends (called by dirplus.c only) ---- */
@@ -101,6 +107,9 @@ struct dirplus_ops
      batch when D->want_self is set (into D->st, D->st_errno, setting
      D->have_st); NULL: never.  */
   bool (*self) (const struct dirplus_dir *d);
+  /* READ may run in several threads at once (on different
+     directories): a cold local directory may be read ahead.  */
+  bool threads_ok;
 };
 
 extern const struct dirplus_ops dirplus_sync_ops;
@@ -262,14 +271,20 @@ struct ahead_batch;
    filesystem.  */
 void dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
                          size_t n);
+/* dirplus-getdents.c: whether LSPLUS_COLD_USEC is unset or valid.  */
+bool dirplus_getdents_env_valid (void);
+/* Whether LSPLUS_COLD_THREADS is unset or valid (0..8).  */
+bool dirplus_ahead_env_valid (void);
 /* Take NAME under PARENTFD if it was read ahead with MASK and FLAGS:
-   *FOUND says so; then *FD is its fd (or -1 and *OPEN_ERRNO why) and the
-   batches are returned.  */
+   *FOUND says so; then *FD is its fd (or -1 and *OPEN_ERRNO why), *COLD
+   whether its first getdents64 waited for the disk, and the batches are
+   returned.  */
 struct ahead_batch *dirplus_ahead_take (int parentfd, const char *name,
                                         unsigned int mask,
                                         unsigned int flags, int *fd,
                                         int *open_errno, struct stat *st,
-                                        int *st_errno, bool *found);
+                                        int *st_errno, bool *cold,
+                                        bool *found);
 /* The next batch of D read ahead, like dirplus_read.  */
 ssize_t dirplus_ahead_read (struct dirplus_dir *d,
                             struct dirplus_entry **entries);
@@ -284,6 +299,9 @@ extern struct dirplus_stats dirplus_counters;
 /* dirplus-common.c: move FD above 0..2 (a long-lived fd must not take a
    closed stdout's number): the new fd, or -1 with errno.  */
 int dirplus_fd_above_stdio (int fd);
+/* dirplus-common.c: microseconds on the monotonic clock (no system
+   call).  */
+long long dirplus_usec_now (void);
 
 /* dirplus-records.c: the record of the getdentsplus calls, the module's
    (<linux/getdentsplus.h> of kernel-module/) and the in-tree one's alike;

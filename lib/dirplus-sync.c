@@ -21,4 +21,5 @@ sync_read (struct dirplus_dir *d)
   return dirplus_stat_batch (d, dirplus_getdents_batch (d));
 }
 
-const struct dirplus_ops dirplus_sync_ops = { sync_read, NULL };
+const struct dirplus_ops dirplus_sync_ops = { .read = sync_read,
+                                               .threads_ok = true };

@@ -307,7 +307,7 @@ sys_read (struct dirplus_dir *d)
 dirplus_sys_call_fn dirplus_sys_call;
 
 #if HAVE_GETDENTSPLUS_SYSCALL
-const struct dirplus_ops dirplus_sys_ops = { sys_read, sys_self };
+const struct dirplus_ops dirplus_sys_ops = { .read = sys_read, .self = sys_self };
 #else
-const struct dirplus_ops dirplus_sys_ops = { sys_read, NULL };
+const struct dirplus_ops dirplus_sys_ops = { .read = sys_read };
 #endif

@@ -301,4 +301,4 @@ dirplus_uring_stat (int dirfd, struct dirplus_entry *e, unsigned int mask,
   return r < 0 ? -1 : 0;
 }
 
-const struct dirplus_ops dirplus_uring_ops = { uring_read, NULL };
+const struct dirplus_ops dirplus_uring_ops = { .read = uring_read };

@@ -157,6 +157,10 @@ dirplus_env_invalid (void)
     return "LSPLUS_REMOTE";
   if (!dirplus_pool_env_valid ())
     return "LSPLUS_REMOTE_THREADS";
+  if (!dirplus_ahead_env_valid ())
+    return "LSPLUS_COLD_THREADS";
+  if (!dirplus_getdents_env_valid ())
+    return "LSPLUS_COLD_USEC";
   return NULL;
 }
 
@@ -187,12 +191,13 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
     return NULL;
 
   /* Read ahead already (a remote filesystem under ls -R)?  */
-  bool found;
+  bool found, cold;
   int fd, open_errno, st_errno;
   struct stat st;
   struct ahead_batch *b = dirplus_ahead_take (parentfd, name, statx_mask,
                                               flags, &fd, &open_errno,
-                                              &st, &st_errno, &found);
+                                              &st, &st_errno, &cold,
+                                              &found);
   if (found)
     {
       if (fd < 0)
@@ -212,6 +217,8 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
       d->have_st = true;
       d->st = st;
       d->st_errno = st_errno;
+      d->timed = true;
+      d->cold = cold;
       return d;
     }
 
@@ -226,7 +233,9 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
       return dirplus_fdopen (fd, statx_mask, flags);
     }
 
+  long long t0 = dirplus_usec_now ();
   fd = openat (parentfd, name, oflags);
+  long long open_usec = dirplus_usec_now () - t0;
   if (fd < 0 && (errno == EMFILE || errno == ENFILE))
     {
       /* Closes still deferred hold fds (queued in the ring, or waiting
@@ -240,7 +249,11 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
     }
   if (fd < 0)
     return NULL;
-  return dirplus_fdopen (fd, statx_mask, flags);
+  struct dirplus_dir *d = dirplus_fdopen (fd, statx_mask, flags);
+  if (d)
+    d->open_usec = open_usec < 1 ? 1 : open_usec < 1000000 ? open_usec
+                   : 1000000;
+  return d;
 }
 
 /** Wrap the open directory FD (see dirplus.h).  */
@@ -445,7 +458,7 @@ dirplus_stat (int dirfd, const char *name, unsigned int statx_mask,
 }
 
 /** Hint the subdirectories of D read next (see dirplus.h): read ahead
-    on a remote filesystem (dirplus-ahead.c).  */
+    on a remote filesystem, or a local one found cold (dirplus-ahead.c).  */
 void
 dirplus_ahead (struct dirplus_dir *d, char *const *names, size_t n)
 {

@@ -24,7 +24,8 @@
    listxattr per entry on a local disk and FUSE, GNU 9.1's own getxattr
    probes on a network filesystem; on remote filesystems the per-entry
    calls run in a pool of threads (dirplus-pool.c) and ls -R reads
-   subdirectories ahead (dirplus-ahead.c).  */
+   subdirectories ahead (dirplus-ahead.c), as it does on a local disk
+   when the tree is cold.  */
 
 #ifndef DIRPLUS_H
 #define DIRPLUS_H
@@ -100,7 +101,8 @@ struct dirplus_dir;
 int dirplus_setup (enum dirplus_backend want);
 
 /* The name of the first of the library's environment variables
-   (LSPLUS_REMOTE, LSPLUS_REMOTE_THREADS) whose value is invalid, or NULL
+   (LSPLUS_REMOTE, LSPLUS_REMOTE_THREADS, LSPLUS_COLD_THREADS,
+   LSPLUS_COLD_USEC) whose value is invalid, or NULL
    when all are valid.  */
 const char *dirplus_env_invalid (void);
 
@@ -160,8 +162,11 @@ void dirplus_set_dev (struct dirplus_dir *d, dev_t dev);
    dirplus_open (D's fd, NAME, the same mask and flags), in this order,
    and read to the end with D's filter.  On a remote filesystem they are
    opened and read ahead in the background (dirplus-ahead.c), so that
-   their round trips overlap; dirplus_open then returns what was read,
-   exactly as it would have read it.  Elsewhere this does nothing.
+   their round trips overlap; so are they on a local filesystem when D's
+   first read waited for the disk (a cold cache, LSPLUS_COLD_THREADS and
+   LSPLUS_COLD_USEC), so that several disk reads are in flight.
+   dirplus_open then returns what was read, exactly as it would have
+   read it.  Elsewhere this does nothing.
    Hints under D are forgotten when D is closed.  */
 void dirplus_ahead (struct dirplus_dir *d, char *const *names, size_t n);
 

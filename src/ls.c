@@ -37,8 +37,10 @@
        one path, where GNU reports "Too many levels of symbolic links".
      - The environment variable LSPLUS_BACKEND chooses how directories are
        read (auto, getdentsplus, uring, sync), LSPLUS_REMOTE and
-       LSPLUS_REMOTE_THREADS how remote filesystems are (an invalid value
-       of any of them is an error, exit 2); see --help.
+       LSPLUS_REMOTE_THREADS how remote filesystems are, and
+       LSPLUS_COLD_THREADS and LSPLUS_COLD_USEC how a cold local tree is
+       read ahead (an invalid value of any of them is an error, exit 2);
+       see --help.
      - --help and --version print our own text, in English (our own
        text domain "lsplus", which has no catalogue yet); everything else
        GNU ls translates is translated by GNU coreutils' catalogues.
@@ -446,6 +448,17 @@ Environment variables of lsplus alone:\n\
                              another WORD is an error (exit status 2)\n\
   LSPLUS_REMOTE_THREADS=N    threads that overlap per-file calls on remote\n\
                              filesystems, 1 to 256 (default 64); another\n\
+                             value is an error (exit status 2)\n\
+  LSPLUS_COLD_THREADS=N      threads that read subdirectories ahead under\n\
+                             ls -R when a local directory was found cold\n\
+                             (its first read waited for the disk), 0 to 8\n\
+                             (default 4; 0: never); another value is an\n\
+                             error (exit status 2)\n\
+  LSPLUS_COLD_USEC=N         a directory read is slow when it takes longer\n\
+                             than N microseconds, plus 1 per 128 bytes read\n\
+                             and twice the directory's open; cold after two\n\
+                             slow ones in a row; 0 to 1000000 (default 30;\n\
+                             0: every directory is cold, for tests); another\n\
                              value is an error (exit status 2)\n\
 \n\
 Exit status:\n\

@@ -54,7 +54,8 @@ import fixture                      # noqa: E402
 TIMEOUT = 30                         # seconds per ls run
 CAP = 16 * 1024 * 1024               # bytes kept per stream
 DEEP = 10000
-PASS_VARS = ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")
+PASS_VARS = ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+             "LSPLUS_COLD_USEC")
 
 
 class Result:

@@ -5,8 +5,9 @@ GNU_DIFF_TESTS = \
 	tests/gnu/diff-sync.test \
 	tests/gnu/diff-uring.test \
 	tests/gnu/diff-getdentsplus.test
-TESTS += $(GNU_DIFF_TESTS) tests/gnu/empty-label.test
+TESTS += $(GNU_DIFF_TESTS) tests/gnu/empty-label.test tests/gnu/diff-cold.test
 EXTRA_DIST += $(GNU_DIFF_TESTS) tests/gnu/empty-label.test \
+	tests/gnu/diff-cold.test \
 	tests/gnu/cases.py \
 	tests/gnu/diff-backend.sh \
 	tests/gnu/difftest.py \
