@@ -12,12 +12,21 @@
    printed early, and every call is one that reading the directory later
    would have made.
 
-   Bounds: at most AHEAD_WINDOW directories are being read or waiting to
-   be taken (each holds one fd and its entries: memory stays bounded by
-   a few of the largest directories), at most AHEAD_QUEUE names wait to
-   be started, and nothing is read ahead when the descriptor limit is
-   below AHEAD_MIN_NOFILE.  Newer hints go first: ls lists depth first,
-   so the subdirectories it just found are the next it needs.
+   How many at once is decided from what the round trips cost: the
+   first AHEAD_THREADS threads time each directory's open and fstat (at
+   least two round trips on NFS); once one took AHEAD_SLOW_NS or more
+   the link is slow, and the threads grow to AHEAD_THREADS_SLOW, so that
+   the per-directory round trips (ACCESS, GETATTR, READDIR on NFSv4)
+   overlap that much deeper.  LSPLUS_AHEAD=N fixes the number instead.
+
+   Bounds: at most twice as many directories as threads are being read
+   or waiting to be taken (each holds one fd and its entries), never
+   more than a quarter of RLIMIT_NOFILE, and no new one is started while
+   the entries held reach AHEAD_BYTES (memory stays bounded whatever the
+   directories' sizes); at most AHEAD_QUEUE names wait to be started,
+   and nothing is read ahead when the descriptor limit is below
+   AHEAD_MIN_NOFILE.  Newer hints go first: ls lists depth first, so the
+   subdirectories it just found are the next it needs.
 
    A hint is dropped when its parent is closed; dirplus_close of the
    parent waits while a thread is inside openat relative to the parent's
@@ -39,15 +48,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/resource.h>
 
 enum
 {
-  AHEAD_THREADS = 8,		/* directories read at once */
-  AHEAD_WINDOW = 16,		/* read or being read, not yet taken */
+  AHEAD_THREADS = 8,		/* directories read at once, at first */
+  AHEAD_THREADS_SLOW = 64,	/* ... once the round trips are slow */
+  AHEAD_THREADS_MAX = 256,	/* LSPLUS_AHEAD's limit */
   AHEAD_QUEUE = 4096,		/* hints waiting */
   AHEAD_MIN_NOFILE = 256,	/* RLIMIT_NOFILE needed to read ahead */
 };
+
+/* An open and fstat slower than this: the link is slow (2 ms per round
+   trip; a LAN's are well under 1 ms).  */
+#define AHEAD_SLOW_NS 4000000
+/* Entries held (read ahead, not yet taken) before no new directory is
+   started.  */
+#define AHEAD_BYTES ((size_t) 64 << 20)
 
 /* One batch of a directory read ahead: what dirplus_read returned.  */
 struct ahead_batch
@@ -77,6 +95,7 @@ struct ahead
   struct stat st;		/* fstat of FD, taken before reading it */
   int st_errno;
   bool incomplete;		/* out of memory: not usable */
+  size_t bytes;			/* the batches' size */
   struct ahead_batch *batches, **tail;
 };
 
@@ -87,7 +106,11 @@ static struct
   pthread_cond_t changed;	/* a read finished, or an open returned */
   struct ahead *head;
   size_t pending, active;	/* hints waiting; read or being read */
-  int nthreads;
+  size_t bytes;			/* the batches held (atomic) */
+  int nthreads, want;		/* threads started; wanted */
+  size_t window;		/* bound of ACTIVE */
+  size_t max_window;		/* a quarter of RLIMIT_NOFILE */
+  bool fixed;			/* LSPLUS_AHEAD set the number */
   int enabled;			/* 0 not decided, 1 yes, -1 no */
 } ah =
 {
@@ -114,6 +137,7 @@ ahead_free (struct ahead *a)
 {
   if (0 <= a->fd)
     close (a->fd);
+  __atomic_sub_fetch (&ah.bytes, a->bytes, __ATOMIC_RELAXED);
   dirplus_ahead_free_batches (a->batches);
   free (a->name);
   free (a);
@@ -142,10 +166,13 @@ add_batch (struct ahead *a, struct dirplus_entry const *ents, ssize_t n,
   size_t names = 0;
   for (size_t i = 0; i < count; i++)
     names += ents[i].namelen + 1;
-  struct ahead_batch *b = malloc (sizeof *b + count * sizeof b->ents[0]
-                                  + names);
+  size_t size = sizeof (struct ahead_batch)
+                + count * sizeof (struct dirplus_entry) + names;
+  struct ahead_batch *b = malloc (size);
   if (!b)
     return -1;
+  a->bytes += size;
+  __atomic_add_fetch (&ah.bytes, size, __ATOMIC_RELAXED);
   b->next = NULL;
   b->n = n;
   b->err = err;
@@ -162,10 +189,32 @@ add_batch (struct ahead *a, struct dirplus_entry const *ents, ssize_t n,
   return 0;
 }
 
-/** Open and read A (in an ahead thread, LOCK not held).  */
+/** Monotonic time in nanoseconds.  */
+static long long
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/** Set the number of threads wanted to N (LOCK held), and the window
+    with it.  */
 static void
+set_threads (int n)
+{
+  ah.want = n;
+  ah.window = 2 * (size_t) n;
+  if (ah.max_window < ah.window)
+    ah.window = ah.max_window;
+}
+
+/** Open and read A (in an ahead thread, LOCK not held).  Returns the
+    time its open and fstat took, in nanoseconds.  */
+static long long
 read_ahead (struct ahead *a)
 {
+  long long t0 = now_ns ();
   int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
   if (!(a->flags & (DIRPLUS_FOLLOW | DIRPLUS_OPEN_FOLLOW)))
     oflags |= O_NOFOLLOW;
@@ -176,6 +225,7 @@ read_ahead (struct ahead *a)
      fstat after that would cost a GETATTR that GNU does not make.  */
   if (0 <= fd)
     a->st_errno = fstat (fd, &a->st) == 0 ? 0 : errno;
+  long long took = now_ns () - t0;
 
   pthread_mutex_lock (&ah.lock);
   a->fd = fd;
@@ -184,7 +234,7 @@ read_ahead (struct ahead *a)
   pthread_cond_broadcast (&ah.changed);	/* the parent may be closed now */
   pthread_mutex_unlock (&ah.lock);
   if (fd < 0)
-    return;
+    return took;
 
   struct dirplus_dir d =
     {
@@ -196,7 +246,7 @@ read_ahead (struct ahead *a)
   if (!d.buf)
     {
       a->incomplete = true;
-      return;
+      return took;
     }
   int overflows = 0;
   for (;;)
@@ -217,10 +267,12 @@ read_ahead (struct ahead *a)
   free (d.buf);
   free (d.ents);
   free (d.scratch);
+  return took;
 }
 
 /** An ahead thread: start the newest pending hint while the window has
-    room.  */
+    room and the entries held stay under AHEAD_BYTES; when the open was
+    slow, start more threads.  */
 static void *
 ahead_main (void *unused)
 {
@@ -229,7 +281,9 @@ ahead_main (void *unused)
   for (;;)
     {
       struct ahead *a = NULL;
-      if (ah.active < AHEAD_WINDOW)
+      if (ah.active < ah.window
+          && (ah.active == 0
+              || __atomic_load_n (&ah.bytes, __ATOMIC_RELAXED) < AHEAD_BYTES))
         for (a = ah.head; a && a->state != PENDING; a = a->next)
           ;
       if (!a)
@@ -242,9 +296,16 @@ ahead_main (void *unused)
       ah.active++;
       pthread_mutex_unlock (&ah.lock);
 
-      read_ahead (a);
+      long long took = read_ahead (a);
 
       pthread_mutex_lock (&ah.lock);
+      if (!ah.fixed && ah.want < AHEAD_THREADS_SLOW
+          && AHEAD_SLOW_NS <= took)
+        {
+          set_threads (AHEAD_THREADS_SLOW);
+          dirplus_start_threads (ahead_main, &ah.nthreads, ah.want);
+          pthread_cond_broadcast (&ah.work);
+        }
       a->state = DONE;
       if (a->dropped)
         {
@@ -258,7 +319,21 @@ ahead_main (void *unused)
   return NULL;
 }
 
-/** Whether reading ahead is possible here (decided once, LOCK held).  */
+/** Whether LSPLUS_AHEAD is unset or a number in 1..AHEAD_THREADS_MAX.  */
+bool
+dirplus_ahead_env_valid (void)
+{
+  const char *env = getenv ("LSPLUS_AHEAD");
+  if (!env || !*env)
+    return true;
+  char *end;
+  errno = 0;
+  long v = strtol (env, &end, 10);
+  return errno == 0 && *end == '\0' && 1 <= v && v <= AHEAD_THREADS_MAX;
+}
+
+/** Whether reading ahead is possible here, and how deep (decided once,
+    LOCK held).  */
 static bool
 ahead_enabled (void)
 {
@@ -267,6 +342,12 @@ ahead_enabled (void)
       struct rlimit rl;
       ah.enabled = (getrlimit (RLIMIT_NOFILE, &rl) == 0
                     && AHEAD_MIN_NOFILE <= rl.rlim_cur) ? 1 : -1;
+      if (ah.enabled < 0)
+        return false;
+      ah.max_window = rl.rlim_cur / 4;
+      const char *env = getenv ("LSPLUS_AHEAD");
+      ah.fixed = env && *env && dirplus_ahead_env_valid ();
+      set_threads (ah.fixed ? atoi (env) : AHEAD_THREADS);
     }
   return 0 < ah.enabled;
 }
@@ -284,7 +365,7 @@ dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
   pthread_mutex_lock (&ah.lock);
   if (!ahead_enabled ())
     goto done;
-  dirplus_start_threads (ahead_main, &ah.nthreads, AHEAD_THREADS);
+  dirplus_start_threads (ahead_main, &ah.nthreads, ah.want);
   if (ah.nthreads == 0)
     goto done;
   /* Insert at the head, keeping the order of NAMES.  */
@@ -364,6 +445,9 @@ dirplus_ahead_take (int parentfd, const char *name, unsigned int mask,
             pthread_cond_wait (&ah.changed, &ah.lock);
           unlink_ahead (a);
           ah.active--;
+          /* Its batches are the reader's now: room for more.  */
+          __atomic_sub_fetch (&ah.bytes, a->bytes, __ATOMIC_RELAXED);
+          a->bytes = 0;
           pthread_cond_signal (&ah.work);
         }
     }

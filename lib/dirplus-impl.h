@@ -224,10 +224,11 @@ enum dirplus_fs_kind dirplus_fs_kind_of_type (const char *type);
 int dirplus_fs_parse_mountinfo_line (const char *line, dev_t *dev,
                                      enum dirplus_fs_kind *kind);
 
-/* dirplus-fs.c, dirplus-pool.c: whether LSPLUS_REMOTE /
-   LSPLUS_REMOTE_THREADS are valid.  */
+/* dirplus-fs.c, dirplus-pool.c, dirplus-ahead.c: whether LSPLUS_REMOTE /
+   LSPLUS_REMOTE_THREADS / LSPLUS_AHEAD are valid.  */
 bool dirplus_fs_env_valid (void);
 bool dirplus_pool_env_valid (void);
+bool dirplus_ahead_env_valid (void);
 
 /* The remote pool (dirplus-pool.c): call FN (ARG, I) for each I in
    [0, N) on up to LSPLUS_REMOTE_THREADS threads plus the caller.  */

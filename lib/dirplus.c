@@ -157,6 +157,8 @@ dirplus_env_invalid (void)
     return "LSPLUS_REMOTE";
   if (!dirplus_pool_env_valid ())
     return "LSPLUS_REMOTE_THREADS";
+  if (!dirplus_ahead_env_valid ())
+    return "LSPLUS_AHEAD";
   return NULL;
 }
 

@@ -36,9 +36,10 @@
        the same reason ls -RL can follow more than 40 symbolic links along
        one path, where GNU reports "Too many levels of symbolic links".
      - The environment variable LSPLUS_BACKEND chooses how directories are
-       read (auto, getdentsplus, uring, sync), LSPLUS_REMOTE and
-       LSPLUS_REMOTE_THREADS how remote filesystems are (an invalid value
-       of any of them is an error, exit 2); see --help.
+       read (auto, getdentsplus, uring, sync), LSPLUS_REMOTE,
+       LSPLUS_REMOTE_THREADS and LSPLUS_AHEAD how remote filesystems are
+       read (an invalid value of any of them is an error, exit 2); see
+       --help.
      - --help and --version print our own text, in English (our own
        text domain "lsplus", which has no catalogue yet); everything else
        GNU ls translates is translated by GNU coreutils' catalogues.
@@ -447,6 +448,11 @@ Environment variables of lsplus alone:\n\
   LSPLUS_REMOTE_THREADS=N    threads that overlap per-file calls on remote\n\
                              filesystems, 1 to 256 (default 64); another\n\
                              value is an error (exit status 2)\n\
+  LSPLUS_AHEAD=N             with -R on remote filesystems, directories\n\
+                             read ahead at once, 1 to 256 (default: 8,\n\
+                             64 once a directory's open took 4 ms or\n\
+                             more); another value is an error (exit\n\
+                             status 2)\n\
 \n\
 Exit status:\n\
  0  if OK,\n\
