@@ -17,7 +17,12 @@
    least two round trips on NFS); once one took AHEAD_SLOW_NS or more
    the link is slow, and the threads grow to AHEAD_THREADS_SLOW, so that
    the per-directory round trips (ACCESS, GETATTR, READDIR on NFSv4)
-   overlap that much deeper.  LSPLUS_AHEAD=N fixes the number instead.
+   overlap that much deeper.  But when a directory's entries needed the
+   remote pool (per-file round trips: NFSv3's GETACL, FUSE's listxattr),
+   the pool is what bounds the time, and directories read far ahead of
+   it would only wait there until the attributes their READDIR brought
+   expire (a stat then costs a round trip GNU does not make): the depth
+   goes back to AHEAD_THREADS.  LSPLUS_AHEAD=N fixes the number instead.
 
    Bounds: at most twice as many directories as threads are being read
    or waiting to be taken (each holds one fd and its entries), never
@@ -210,11 +215,14 @@ set_threads (int n)
 }
 
 /** Open and read A (in an ahead thread, LOCK not held).  Returns the
-    time its open and fstat took, in nanoseconds.  */
+    time its open and fstat took, in nanoseconds; sets *POOLED when its
+    entries needed the remote pool (per-file round trips).  */
 static long long
-read_ahead (struct ahead *a)
+read_ahead (struct ahead *a, bool *pooled)
 {
   long long t0 = now_ns ();
+  dirplus_pool_used = false;
+  *pooled = false;
   int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
   if (!(a->flags & (DIRPLUS_FOLLOW | DIRPLUS_OPEN_FOLLOW)))
     oflags |= O_NOFOLLOW;
@@ -267,6 +275,7 @@ read_ahead (struct ahead *a)
   free (d.buf);
   free (d.ents);
   free (d.scratch);
+  *pooled = dirplus_pool_used;
   return took;
 }
 
@@ -296,11 +305,14 @@ ahead_main (void *unused)
       ah.active++;
       pthread_mutex_unlock (&ah.lock);
 
-      long long took = read_ahead (a);
+      bool pooled;
+      long long took = read_ahead (a, &pooled);
 
       pthread_mutex_lock (&ah.lock);
-      if (!ah.fixed && ah.want < AHEAD_THREADS_SLOW
-          && AHEAD_SLOW_NS <= took)
+      if (!ah.fixed && pooled)
+        set_threads (AHEAD_THREADS);
+      else if (!ah.fixed && ah.want < AHEAD_THREADS_SLOW
+               && AHEAD_SLOW_NS <= took)
         {
           set_threads (AHEAD_THREADS_SLOW);
           dirplus_start_threads (ahead_main, &ah.nthreads, ah.want);

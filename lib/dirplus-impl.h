@@ -238,6 +238,9 @@ typedef void (*dirplus_pool_fn) (void *arg, size_t i);
    caller holds the lock that guards *COUNT.  */
 void dirplus_start_threads (void *(*fn) (void *), int *count, int want);
 void dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg);
+/* Set in a thread whose dirplus_pool_run handed calls to the pool (the
+   read-ahead clears and reads it: see dirplus-ahead.c).  */
+extern _Thread_local bool dirplus_pool_used;
 
 /* Directories read ahead (dirplus-ahead.c).  */
 struct ahead_batch;
