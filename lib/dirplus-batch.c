@@ -7,10 +7,11 @@
    failed.
 
    On a remote filesystem the entries are stat'ed in the caller's thread
-   as long as each stat returns within FAST_NS (answered from the
-   attributes the directory read brought, as on NFSv4); the first slower
-   one (a round trip: NFSv3's GETACL, a FUSE request) hands the rest to
-   the pool.  Handing cached answers to the pool only costs wake-ups.
+   as long as the stats return within FAST_NS (answered from the
+   attributes the directory read brought, as on NFSv4); two slower ones
+   in a row (round trips: NFSv3's GETACL, FUSE requests; one alone may
+   be the thread losing its CPU) hand the rest to the pool.  Handing
+   cached answers to the pool only costs wake-ups.
 
    With two or more CPUs, a big batch is shared with one helper thread:
    both take chunks of entries from a common counter and stat them, so the
@@ -255,21 +256,24 @@ learn_kind (struct dirplus_dir *d, size_t n)
   return i;
 }
 
-/** Stat the entries of D from START on, in this thread, while each
-    returns within FAST_NS; stop at N.  Returns the first entry not
-    done.  */
+/** Stat the entries of D from START on, in this thread, until two in
+    a row took longer than FAST_NS; stop at N.  Returns the first entry
+    not done.  */
 static size_t
 stat_while_fast (struct dirplus_dir *d, size_t start, size_t n)
 {
   size_t i = start;
+  int slow = 0;
   while (i < n)
     {
       struct timespec t0, t1;
       clock_gettime (CLOCK_MONOTONIC, &t0);
       dirplus_stat_entry (d->fd, &d->ents[i++], d->mask, d->flags);
       clock_gettime (CLOCK_MONOTONIC, &t1);
-      if (FAST_NS < (t1.tv_sec - t0.tv_sec) * 1000000000LL
-                    + (t1.tv_nsec - t0.tv_nsec))
+      if (FAST_NS >= (t1.tv_sec - t0.tv_sec) * 1000000000LL
+                     + (t1.tv_nsec - t0.tv_nsec))
+        slow = 0;
+      else if (++slow == 2)
         break;
     }
   return i;
