@@ -24,6 +24,13 @@
    expire (a stat then costs a round trip GNU does not make): the depth
    goes back to AHEAD_THREADS.  LSPLUS_AHEAD=N fixes the number instead.
 
+   Only the opens go that deep: the reads (READDIR, then the entries'
+   stats) take turns in the order the directories were started, at most
+   AHEAD_READING at once.  A READDIR's attributes last acregmin (3 s) on
+   NFS; 64 directories read at once on a starved CPU (TCG, loaded) left
+   their entries waiting for the stats longer than that (870 GETATTRs
+   where GNU makes 102).
+
    Bounds: at most twice as many directories as threads are being read
    or waiting to be taken (each holds one fd and its entries), never
    more than a quarter of RLIMIT_NOFILE, and no new one is started while
@@ -61,6 +68,7 @@ enum
   AHEAD_THREADS = 8,		/* directories read at once, at first */
   AHEAD_THREADS_SLOW = 64,	/* ... once the round trips are slow */
   AHEAD_THREADS_MAX = 256,	/* LSPLUS_AHEAD's limit */
+  AHEAD_READING = 16,		/* directories being read at once */
   AHEAD_QUEUE = 4096,		/* hints waiting */
   AHEAD_MIN_NOFILE = 256,	/* RLIMIT_NOFILE needed to read ahead */
 };
@@ -100,6 +108,7 @@ struct ahead
   struct stat st;		/* fstat of FD, taken before reading it */
   int st_errno;
   bool incomplete;		/* out of memory: not usable */
+  unsigned long seq;		/* its turn to read */
   size_t bytes;			/* the batches' size */
   struct ahead_batch *batches, **tail;
 };
@@ -109,6 +118,10 @@ static struct
   pthread_mutex_t lock;
   pthread_cond_t work;		/* a hint can be started */
   pthread_cond_t changed;	/* a read finished, or an open returned */
+  pthread_cond_t turn;		/* READ_TURN or READING changed */
+  unsigned long started;	/* directories started (their SEQ) */
+  unsigned long read_turn;	/* the SEQ whose read may start next */
+  int reading;			/* reads (READDIR + stats) running */
   struct ahead *head;
   size_t pending, active;	/* hints waiting; read or being read */
   size_t bytes;			/* the batches held (atomic) */
@@ -122,6 +135,7 @@ static struct
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .work = PTHREAD_COND_INITIALIZER,
   .changed = PTHREAD_COND_INITIALIZER,
+  .turn = PTHREAD_COND_INITIALIZER,
 };
 
 /** Free the list of batches B.  */
@@ -240,8 +254,15 @@ read_ahead (struct ahead *a, bool *pooled)
   a->open_errno = fd < 0 ? err : 0;
   a->state = READING;
   pthread_cond_broadcast (&ah.changed);	/* the parent may be closed now */
+  /* Wait for A's turn to read, and a free reading slot.  */
+  while (a->seq != ah.read_turn || AHEAD_READING <= ah.reading)
+    pthread_cond_wait (&ah.turn, &ah.lock);
+  ah.read_turn++;
+  bool read = 0 <= fd && !a->dropped;
+  ah.reading += read;
+  pthread_cond_broadcast (&ah.turn);
   pthread_mutex_unlock (&ah.lock);
-  if (fd < 0)
+  if (!read)
     return took;
 
   struct dirplus_dir d =
@@ -251,13 +272,10 @@ read_ahead (struct ahead *a, bool *pooled)
       .fs_kind = a->fs_kind, .bufsize = DIRPLUS_BUFSIZE,
     };
   d.buf = malloc (d.bufsize);
-  if (!d.buf)
-    {
-      a->incomplete = true;
-      return took;
-    }
   int overflows = 0;
-  for (;;)
+  if (!d.buf)
+    a->incomplete = true;
+  while (d.buf)
     {
       ssize_t n = a->ops->read (&d);
       int err = errno;
@@ -276,6 +294,10 @@ read_ahead (struct ahead *a, bool *pooled)
   free (d.ents);
   free (d.scratch);
   *pooled = dirplus_pool_used;
+  pthread_mutex_lock (&ah.lock);
+  ah.reading--;
+  pthread_cond_broadcast (&ah.turn);
+  pthread_mutex_unlock (&ah.lock);
   return took;
 }
 
@@ -301,6 +323,7 @@ ahead_main (void *unused)
           continue;
         }
       a->state = OPENING;
+      a->seq = ah.started++;
       ah.pending--;
       ah.active++;
       pthread_mutex_unlock (&ah.lock);
