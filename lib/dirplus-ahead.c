@@ -22,10 +22,7 @@
    the pool is what bounds the time, and directories read far ahead of
    it would only wait there until the attributes their READDIR brought
    expire (a stat then costs a round trip GNU does not make): the depth
-   goes back to AHEAD_THREADS, for good (JuiceFS under load, where the
-   depth could go back and forth: auto made up to 1,750 FUSE requests
-   more than sync for 10,000 files).
-   LSPLUS_AHEAD=N fixes the number instead.
+   goes back to AHEAD_THREADS.  LSPLUS_AHEAD=N fixes the number instead.
 
    Only the opens go that deep: the reads (READDIR, then the entries'
    stats) take turns in the order the directories were started, at most
@@ -134,7 +131,6 @@ static struct
   size_t window;		/* bound of ACTIVE */
   size_t max_window;		/* a quarter of RLIMIT_NOFILE */
   bool fixed;			/* LSPLUS_AHEAD set the number */
-  bool pooled;			/* a directory's entries needed the pool */
   int enabled;			/* 0 not decided, 1 yes, -1 no */
 } ah =
 {
@@ -339,11 +335,8 @@ ahead_main (void *unused)
 
       pthread_mutex_lock (&ah.lock);
       if (!ah.fixed && pooled)
-        {
-          set_threads (AHEAD_THREADS);
-          ah.pooled = true;
-        }
-      else if (!ah.fixed && !ah.pooled && ah.want < AHEAD_THREADS_SLOW
+        set_threads (AHEAD_THREADS);
+      else if (!ah.fixed && ah.want < AHEAD_THREADS_SLOW
                && AHEAD_SLOW_NS <= took)
         {
           set_threads (AHEAD_THREADS_SLOW);
