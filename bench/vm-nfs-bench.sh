@@ -14,10 +14,13 @@
 # after from /proc/self/mountstats (tests/kmod/vm-nfs-lib.sh).  Prints
 # machine-readable lines for the host:
 #   BENCH-ENTRIES N
-#   BENCH-NFS DELAY_MS VERSION VARIANT SECONDS STATUS SENDS REQ_U EXEC_MS OPS
+#   BENCH-NFS DELAY_MS VERSION VARIANT SECONDS STATUS SENDS REQ_U EXEC_MS OPS CPU
 # SENDS: RPCs sent; REQ_U: the sum of requests outstanding at each send;
 # EXEC_MS: the summed execute time of the per-op lines (NFSv3's GETACL has
-# none); OPS: NAME=COUNT,... per NFS procedure.
+# none); OPS: NAME=COUNT,... per NFS procedure; CPU: the VM's CPUs busy
+# during the run, in CPUs (from /proc/stat: 2.0 = both vCPUs saturated).
+# A variant VAR/NAME=VALUE runs backend VAR with NAME=VALUE in its
+# environment (for instance auto/LSPLUS_AHEAD=64).
 # Kernel command line: lsplus.dirs= lsplus.files= lsplus.reps=
 # lsplus.delays=0,1,5,20 lsplus.vers=3,4.2
 # lsplus.variants=GNU,sync,uring,getdentsplus,auto.
@@ -69,29 +72,43 @@ echo "BENCH-ENTRIES $(find /mnt/ext4/$root -mindepth 1 | wc -l)"
 # Only the variants this src/ls and kernel offer.
 avail=
 for v in $variants; do
-	if [ "$v" = GNU ] || LSPLUS_BACKEND=$v $LS -d / >/dev/null 2>&1; then
+	if [ "$v" = GNU ] || LSPLUS_BACKEND=${v%%/*} $LS -d / >/dev/null 2>&1; then
 		avail="$avail $v"
 	else
 		echo "bench: backend $v unavailable" >&2
 	fi
 done
 
+cpu_snap() { # FILE: the aggregate "cpu" line of /proc/stat
+	head -n 1 /proc/stat >"$1"
+}
+
 run() { # DELAY VER VARIANT (its own variables: b_*)
 	b_m=$(nfs_mnt "$2")
 	nfs_cold "$2" || { echo "bench: remount of NFSv$2 failed" >&2; return; }
 	nfs_snap "$2" /tmp/b.a
+	b_env=LSPLUS_BENCH=1
+	case $3 in */*) b_env=${3#*/} ;; esac
+	cpu_snap /tmp/c.a
 	if [ "$3" = GNU ]; then
 		b_res=$(cd "$b_m" && $T /bin/ls -lR $root)
 	else
-		b_res=$(cd "$b_m" && LSPLUS_BACKEND=$3 $T $LS -lR $root)
+		b_res=$(cd "$b_m" && env "$b_env" LSPLUS_BACKEND="${3%%/*}" $T $LS -lR $root)
 	fi
+	cpu_snap /tmp/c.b
 	nfs_snap "$2" /tmp/b.b
+	# CPUs busy: (all jiffies but idle and iowait) / wall jiffies (USER_HZ).
+	b_cpu=$(cat /tmp/c.a /tmp/c.b | awk -v secs="${b_res%% *}" '
+		{ t = 0; for (i = 2; i <= NF; i++) if (i != 5 && i != 6) t += $i
+		  if (NR == 1) a = t; else b = t }
+		END { x = 0; if (secs > 0) x = (b - a) / 100 / secs
+		      printf "%.2f\n", x }')
 	set -- "$@" $b_res
-	nfs_delta /tmp/b.a /tmp/b.b | awk -v pre="BENCH-NFS $1 $2 $3 $4 $6" '
+	nfs_delta /tmp/b.a /tmp/b.b | awk -v pre="BENCH-NFS $1 $2 $3 $4 $6" -v cpu="$b_cpu" '
 		$1 == "sends" { s = $2 } $1 == "req_u" { r = $2 }
 		$1 ~ /^ms:/ { ms += $2 }
 		$1 ~ /^op:/ { ops = ops (ops == "" ? "" : ",") substr($1, 4) "=" $2 }
-		END { print pre, s + 0, r + 0, ms + 0, (ops == "" ? "-" : ops) }'
+		END { print pre, s + 0, r + 0, ms + 0, (ops == "" ? "-" : ops), cpu }'
 }
 
 for delay in $delays; do

@@ -21,14 +21,38 @@
    (LSPLUS_COLD_THREADS) read the subdirectories ahead the same way, with
    the backend's own read when it allows threads (ops->threads_ok: the
    sync backend), never sharing a batch with dirplus-batch.c's helper.
-   A warm tree never starts them.
+   A warm tree never starts them, and only remote directories make the
+   threads grow (below).
 
-   Bounds: at most AHEAD_WINDOW directories are being read or waiting to
-   be taken (each holds one fd and its entries: memory stays bounded by
-   a few of the largest directories), at most AHEAD_QUEUE names wait to
-   be started, and nothing is read ahead when the descriptor limit is
-   below AHEAD_MIN_NOFILE.  Newer hints go first: ls lists depth first,
-   so the subdirectories it just found are the next it needs.
+   How many at once is decided from what the round trips cost: the
+   first AHEAD_THREADS threads time each directory's open and fstat (at
+   least two round trips on NFS); once one took AHEAD_SLOW_NS or more
+   the link is slow, and the threads grow to AHEAD_THREADS_SLOW, so that
+   the per-directory round trips (ACCESS, GETATTR, READDIR on NFSv4)
+   overlap that much deeper.  But when a directory's entries needed the
+   remote pool (per-file round trips: NFSv3's GETACL, FUSE's listxattr),
+   the pool is what bounds the time, and directories read far ahead of
+   it would only wait there until the attributes their READDIR brought
+   expire (a stat then costs a round trip GNU does not make): the depth
+   goes back to AHEAD_THREADS.  LSPLUS_AHEAD=N fixes the number instead.
+
+   Only the opens go that deep: the reads (READDIR, then the entries'
+   stats) take turns in the order the directories were started, at most
+   AHEAD_READING at once (as many as before the opens went deeper).  A
+   READDIR's attributes last acregmin (3 s) on NFS; 64 directories read
+   at once on a starved CPU (TCG, loaded) left their entries waiting for
+   the stats longer than that (870 GETATTRs where GNU makes 102), and 16
+   once made 1,708 RPCs instead of 308 with the module (a VM stalled
+   by a host load of 14).
+
+   Bounds: at most twice as many directories as threads are being read
+   or waiting to be taken (each holds one fd and its entries), never
+   more than a quarter of RLIMIT_NOFILE, and no new one is started while
+   the entries held reach AHEAD_BYTES (memory stays bounded whatever the
+   directories' sizes); at most AHEAD_QUEUE names wait to be started,
+   and nothing is read ahead when the descriptor limit is below
+   AHEAD_MIN_NOFILE.  Newer hints go first: ls lists depth first, so the
+   subdirectories it just found are the next it needs.
 
    A hint is dropped when its parent is closed; dirplus_close of the
    parent waits while a thread is inside openat relative to the parent's
@@ -50,16 +74,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/resource.h>
 
 enum
 {
-  AHEAD_THREADS = 8,		/* directories read at once */
-  AHEAD_LOCAL_THREADS = 4,	/* ... on a local disk */
-  AHEAD_WINDOW = 16,		/* read or being read, not yet taken */
+  AHEAD_THREADS = 8,		/* directories read at once, at first */
+  AHEAD_THREADS_SLOW = 64,	/* ... once the round trips are slow */
+  AHEAD_THREADS_MAX = 256,	/* LSPLUS_AHEAD's limit */
+  AHEAD_READING = 8,		/* directories being read at once */
+  AHEAD_LOCAL_THREADS = 4,	/* a cold local tree: threads by default */
   AHEAD_QUEUE = 4096,		/* hints waiting */
   AHEAD_MIN_NOFILE = 256,	/* RLIMIT_NOFILE needed to read ahead */
 };
+
+/* An open and fstat slower than this: the link is slow (2 ms per round
+   trip; a LAN's are well under 1 ms).  */
+#define AHEAD_SLOW_NS 4000000
+/* Entries held (read ahead, not yet taken) before no new directory is
+   started.  */
+#define AHEAD_BYTES ((size_t) 64 << 20)
 
 /* One batch of a directory read ahead: what dirplus_read returned.  */
 struct ahead_batch
@@ -90,6 +124,8 @@ struct ahead
   int st_errno;
   bool incomplete;		/* out of memory: not usable */
   bool cold;			/* its first getdents64 waited for the disk */
+  unsigned long seq;		/* its turn to read */
+  size_t bytes;			/* the batches' size */
   struct ahead_batch *batches, **tail;
 };
 
@@ -97,11 +133,18 @@ static struct
 {
   pthread_mutex_t lock;
   pthread_cond_t work;		/* a hint can be started */
-  pthread_cond_t changed;	/* a read finished */
-  pthread_cond_t opened;	/* an open returned (the parent's fd is free) */
+  pthread_cond_t changed;	/* a read finished, or an open returned */
+  pthread_cond_t turn;		/* READ_TURN or READING changed */
+  unsigned long started;	/* directories started (their SEQ) */
+  unsigned long read_turn;	/* the SEQ whose read may start next */
+  int reading;			/* reads (READDIR + stats) running */
   struct ahead *head;
   size_t pending, active;	/* hints waiting; read or being read */
-  int nthreads;
+  size_t bytes;			/* the batches held (atomic) */
+  int nthreads, want;		/* threads started; wanted */
+  size_t window;		/* bound of ACTIVE */
+  size_t max_window;		/* a quarter of RLIMIT_NOFILE */
+  bool fixed;			/* LSPLUS_AHEAD set the number */
   int enabled;			/* 0 not decided, 1 yes, -1 no */
 } ah =
 {
@@ -110,7 +153,7 @@ static struct
   .lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP,
   .work = PTHREAD_COND_INITIALIZER,
   .changed = PTHREAD_COND_INITIALIZER,
-  .opened = PTHREAD_COND_INITIALIZER,
+  .turn = PTHREAD_COND_INITIALIZER,
 };
 
 /** Free the list of batches B.  */
@@ -131,6 +174,7 @@ ahead_free (struct ahead *a)
 {
   if (0 <= a->fd)
     close (a->fd);
+  __atomic_sub_fetch (&ah.bytes, a->bytes, __ATOMIC_RELAXED);
   dirplus_ahead_free_batches (a->batches);
   free (a->name);
   free (a);
@@ -159,10 +203,13 @@ add_batch (struct ahead *a, struct dirplus_entry const *ents, ssize_t n,
   size_t names = 0;
   for (size_t i = 0; i < count; i++)
     names += ents[i].namelen + 1;
-  struct ahead_batch *b = malloc (sizeof *b + count * sizeof b->ents[0]
-                                  + names);
+  size_t size = sizeof (struct ahead_batch)
+                + count * sizeof (struct dirplus_entry) + names;
+  struct ahead_batch *b = malloc (size);
   if (!b)
     return -1;
+  a->bytes += size;
+  __atomic_add_fetch (&ah.bytes, size, __ATOMIC_RELAXED);
   b->next = NULL;
   b->n = n;
   b->err = err;
@@ -179,31 +226,64 @@ add_batch (struct ahead *a, struct dirplus_entry const *ents, ssize_t n,
   return 0;
 }
 
-/** Open and read A (in an ahead thread, LOCK not held).  */
-static void
-read_ahead (struct ahead *a)
+/** Monotonic time in nanoseconds.  */
+static long long
+now_ns (void)
 {
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/** Set the number of threads wanted to N (LOCK held), and the window
+    with it.  */
+static void
+set_threads (int n)
+{
+  ah.want = n;
+  ah.window = 2 * (size_t) n;
+  if (ah.max_window < ah.window)
+    ah.window = ah.max_window;
+}
+
+/** Open and read A (in an ahead thread, LOCK not held).  Returns the
+    time its open and fstat took, in nanoseconds; sets *POOLED when its
+    entries needed the remote pool (per-file round trips).  */
+static long long
+read_ahead (struct ahead *a, bool *pooled)
+{
+  long long t0 = now_ns ();
+  dirplus_pool_used = false;
+  *pooled = false;
   int oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY;
   if (!(a->flags & (DIRPLUS_FOLLOW | DIRPLUS_OPEN_FOLLOW)))
     oflags |= O_NOFOLLOW;
-  long long t0 = dirplus_usec_now ();
+  long long u0 = dirplus_usec_now ();
   int fd = dirplus_fd_above_stdio (openat (a->parentfd, a->name, oflags));
-  long long open_usec = dirplus_usec_now () - t0;
+  long long open_usec = dirplus_usec_now () - u0;
   int err = errno;
   /* ls -R's cycle check, made here in GNU's order (open, fstat, read):
      on NFSv4 reading a directory invalidates its cached atime, and an
      fstat after that would cost a GETATTR that GNU does not make.  */
   if (0 <= fd)
     a->st_errno = fstat (fd, &a->st) == 0 ? 0 : errno;
+  long long took = now_ns () - t0;
 
   pthread_mutex_lock (&ah.lock);
   a->fd = fd;
   a->open_errno = fd < 0 ? err : 0;
   a->state = READING;
-  pthread_cond_broadcast (&ah.opened);	/* the parent may be closed now */
+  pthread_cond_broadcast (&ah.changed);	/* the parent may be closed now */
+  /* Wait for A's turn to read, and a free reading slot.  */
+  while (a->seq != ah.read_turn || AHEAD_READING <= ah.reading)
+    pthread_cond_wait (&ah.turn, &ah.lock);
+  ah.read_turn++;
+  bool read = 0 <= fd && !a->dropped;
+  ah.reading += read;
+  pthread_cond_broadcast (&ah.turn);
   pthread_mutex_unlock (&ah.lock);
-  if (fd < 0)
-    return;
+  if (!read)
+    return took;
 
   struct dirplus_dir d =
     {
@@ -214,13 +294,10 @@ read_ahead (struct ahead *a)
       .open_usec = open_usec < 1000000 ? open_usec : 1000000,
     };
   d.buf = malloc (d.bufsize);
-  if (!d.buf)
-    {
-      a->incomplete = true;
-      return;
-    }
   int overflows = 0;
-  for (;;)
+  if (!d.buf)
+    a->incomplete = true;
+  while (d.buf)
     {
       ssize_t n = a->ops->read (&d);
       int err = errno;
@@ -239,10 +316,17 @@ read_ahead (struct ahead *a)
   free (d.buf);
   free (d.ents);
   free (d.scratch);
+  *pooled = dirplus_pool_used;
+  pthread_mutex_lock (&ah.lock);
+  ah.reading--;
+  pthread_cond_broadcast (&ah.turn);
+  pthread_mutex_unlock (&ah.lock);
+  return took;
 }
 
 /** An ahead thread: start the newest pending hint while the window has
-    room.  */
+    room and the entries held stay under AHEAD_BYTES; when the open was
+    slow, start more threads.  */
 static void *
 ahead_main (void *unused)
 {
@@ -251,7 +335,9 @@ ahead_main (void *unused)
   for (;;)
     {
       struct ahead *a = NULL;
-      if (ah.active < AHEAD_WINDOW)
+      if (ah.active < ah.window
+          && (ah.active == 0
+              || __atomic_load_n (&ah.bytes, __ATOMIC_RELAXED) < AHEAD_BYTES))
         for (a = ah.head; a && a->state != PENDING; a = a->next)
           ;
       if (!a)
@@ -260,13 +346,24 @@ ahead_main (void *unused)
           continue;
         }
       a->state = OPENING;
+      a->seq = ah.started++;
       ah.pending--;
       ah.active++;
       pthread_mutex_unlock (&ah.lock);
 
-      read_ahead (a);
+      bool pooled;
+      long long took = read_ahead (a, &pooled);
 
       pthread_mutex_lock (&ah.lock);
+      if (!ah.fixed && pooled)
+        set_threads (AHEAD_THREADS);
+      else if (!ah.fixed && ah.want < AHEAD_THREADS_SLOW
+               && DIRPLUS_FS_LOCAL < a->fs_kind && AHEAD_SLOW_NS <= took)
+        {
+          set_threads (AHEAD_THREADS_SLOW);
+          dirplus_start_threads (ahead_main, &ah.nthreads, ah.want);
+          pthread_cond_broadcast (&ah.work);
+        }
       a->state = DONE;
       if (a->dropped)
         {
@@ -280,17 +377,17 @@ ahead_main (void *unused)
   return NULL;
 }
 
-/** Whether reading ahead is possible here (decided once, LOCK held).  */
-static bool
-ahead_enabled (void)
+/** Whether LSPLUS_AHEAD is unset or a number in 1..AHEAD_THREADS_MAX.  */
+bool
+dirplus_ahead_env_valid (void)
 {
-  if (ah.enabled == 0)
-    {
-      struct rlimit rl;
-      ah.enabled = (getrlimit (RLIMIT_NOFILE, &rl) == 0
-                    && AHEAD_MIN_NOFILE <= rl.rlim_cur) ? 1 : -1;
-    }
-  return 0 < ah.enabled;
+  const char *env = getenv ("LSPLUS_AHEAD");
+  if (!env || !*env)
+    return true;
+  char *end;
+  errno = 0;
+  long v = strtol (env, &end, 10);
+  return errno == 0 && *end == '\0' && 1 <= v && v <= AHEAD_THREADS_MAX;
 }
 
 /** The number LSPLUS_COLD_THREADS gives (0..AHEAD_THREADS), or -1 when
@@ -308,18 +405,29 @@ cold_env (void)
 
 /** Whether LSPLUS_COLD_THREADS is unset or a number in 0..8.  */
 bool
-dirplus_ahead_env_valid (void)
+dirplus_ahead_cold_env_valid (void)
 {
   return 0 <= cold_env ();
 }
 
-/** Threads that read a cold local tree ahead: LSPLUS_COLD_THREADS
-    (0 turns the read-ahead off), by default AHEAD_LOCAL_THREADS.  */
-static int
-cold_threads (void)
+/** Whether reading ahead is possible here, and how deep (decided once,
+    LOCK held).  */
+static bool
+ahead_enabled (void)
 {
-  int n = cold_env ();
-  return n < 0 ? AHEAD_LOCAL_THREADS : n;
+  if (ah.enabled == 0)
+    {
+      struct rlimit rl;
+      ah.enabled = (getrlimit (RLIMIT_NOFILE, &rl) == 0
+                    && AHEAD_MIN_NOFILE <= rl.rlim_cur) ? 1 : -1;
+      if (ah.enabled < 0)
+        return false;
+      ah.max_window = rl.rlim_cur / 4;
+      const char *env = getenv ("LSPLUS_AHEAD");
+      ah.fixed = env && *env && dirplus_ahead_env_valid ();
+      set_threads (ah.fixed ? atoi (env) : AHEAD_THREADS);
+    }
+  return 0 < ah.enabled;
 }
 
 /** Hint that NAMES[0..N-1], subdirectories of PARENT, will be opened
@@ -337,13 +445,14 @@ dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
   if (n == 0 || parent->fs_kind < DIRPLUS_FS_LOCAL)
     return;
   bool remote = DIRPLUS_FS_LOCAL < parent->fs_kind;
-  if (!remote && !(parent->cold && parent->ops->threads_ok))
+  int cold_n = cold_env ();
+  if (!remote && !(parent->cold && parent->ops->threads_ok && 0 < cold_n))
     return;
   pthread_mutex_lock (&ah.lock);
   if (!ahead_enabled ())
     goto done;
-  int want = remote ? AHEAD_THREADS : cold_threads ();
-  dirplus_start_threads (ahead_main, &ah.nthreads, want);
+  dirplus_start_threads (ahead_main, &ah.nthreads,
+                         remote || cold_n > ah.want ? ah.want : cold_n);
   if (ah.nthreads == 0)
     goto done;
   /* Insert at the head, keeping the order of NAMES.  */
@@ -424,6 +533,9 @@ dirplus_ahead_take (int parentfd, const char *name, unsigned int mask,
             pthread_cond_wait (&ah.changed, &ah.lock);
           unlink_ahead (a);
           ah.active--;
+          /* Its batches are the reader's now: room for more.  */
+          __atomic_sub_fetch (&ah.bytes, a->bytes, __ATOMIC_RELAXED);
+          a->bytes = 0;
           pthread_cond_signal (&ah.work);
         }
     }
@@ -486,7 +598,7 @@ dirplus_ahead_drop (int fd)
         }
       if (!opening)
         break;
-      pthread_cond_wait (&ah.opened, &ah.lock);
+      pthread_cond_wait (&ah.changed, &ah.lock);
     }
   pthread_mutex_unlock (&ah.lock);
 }

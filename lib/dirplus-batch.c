@@ -6,6 +6,13 @@
    the uring backend its remote directories and everything after its ring
    failed.
 
+   On a remote filesystem the entries are stat'ed in the caller's thread
+   as long as the stats return within FAST_NS (answered from the
+   attributes the directory read brought, as on NFSv4); two slower ones
+   in a row (round trips: NFSv3's GETACL, FUSE requests; one alone may
+   be the thread losing its CPU) hand the rest to the pool.  Handing
+   cached answers to the pool only costs wake-ups.
+
    With two or more CPUs, a big batch is shared with one helper thread:
    both take chunks of entries from a common counter and stat them, so the
    kernel work of a directory runs on two cores (ls's own work is small
@@ -35,6 +42,10 @@
 /* Batches smaller than this are not worth waking the helper for; the
    entries are handed out CHUNK at a time.  */
 enum { SHARE_MIN = 48, CHUNK = 4 };
+
+/* A stat that returns within this did not wait for the network (a round
+   trip takes 50 us even on a fast LAN).  */
+#define FAST_NS 50000
 
 /* The helper thread and the batch being shared.  The two threads meet
    through atomics, and sleep on futexes only when the other side keeps
@@ -245,9 +256,33 @@ learn_kind (struct dirplus_dir *d, size_t n)
   return i;
 }
 
+/** Stat the entries of D from START on, in this thread, until two in
+    a row took longer than FAST_NS; stop at N.  Returns the first entry
+    not done.  */
+static size_t
+stat_while_fast (struct dirplus_dir *d, size_t start, size_t n)
+{
+  size_t i = start;
+  int slow = 0;
+  while (i < n)
+    {
+      struct timespec t0, t1;
+      clock_gettime (CLOCK_MONOTONIC, &t0);
+      dirplus_stat_entry (d->fd, &d->ents[i++], d->mask, d->flags);
+      clock_gettime (CLOCK_MONOTONIC, &t1);
+      if (FAST_NS >= (t1.tv_sec - t0.tv_sec) * 1000000000LL
+                     + (t1.tv_nsec - t0.tv_nsec))
+        slow = 0;
+      else if (++slow == 2)
+        break;
+    }
+  return i;
+}
+
 /** Stat the N entries of D's batch (N < 0: a failed read, left as is) --
-    in the remote pool on a remote filesystem, shared with the helper
-    thread on a big local batch, else one after another.  Returns N.  */
+    on a remote filesystem in this thread while the stats are answered
+    from the cache, then in the remote pool; shared with the helper
+    thread on a big local batch; else one after another.  Returns N.  */
 ssize_t
 dirplus_stat_batch (struct dirplus_dir *d, ssize_t n)
 {
@@ -256,6 +291,8 @@ dirplus_stat_batch (struct dirplus_dir *d, ssize_t n)
     {
       if (d->fs_kind < 0)
         done = learn_kind (d, n);
+      if (DIRPLUS_FS_LOCAL < d->fs_kind && done + 2 <= (size_t) n)
+        done = stat_while_fast (d, done, n);
       if (DIRPLUS_FS_LOCAL < d->fs_kind && done + 2 <= (size_t) n)
         {
           struct remote_batch b = { d, done };

@@ -250,10 +250,11 @@ enum dirplus_fs_kind dirplus_fs_kind_of_type (const char *type);
 int dirplus_fs_parse_mountinfo_line (const char *line, dev_t *dev,
                                      enum dirplus_fs_kind *kind);
 
-/* dirplus-fs.c, dirplus-pool.c: whether LSPLUS_REMOTE /
-   LSPLUS_REMOTE_THREADS are valid.  */
+/* dirplus-fs.c, dirplus-pool.c, dirplus-ahead.c: whether LSPLUS_REMOTE /
+   LSPLUS_REMOTE_THREADS / LSPLUS_AHEAD are valid.  */
 bool dirplus_fs_env_valid (void);
 bool dirplus_pool_env_valid (void);
+bool dirplus_ahead_env_valid (void);
 
 /* The remote pool (dirplus-pool.c): call FN (ARG, I) for each I in
    [0, N) on up to LSPLUS_REMOTE_THREADS threads plus the caller.  */
@@ -263,18 +264,21 @@ typedef void (*dirplus_pool_fn) (void *arg, size_t i);
    caller holds the lock that guards *COUNT.  */
 void dirplus_start_threads (void *(*fn) (void *), int *count, int want);
 void dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg);
+/* Set in a thread whose dirplus_pool_run handed calls to the pool (the
+   read-ahead clears and reads it: see dirplus-ahead.c).  */
+extern _Thread_local bool dirplus_pool_used;
 
 /* Directories read ahead (dirplus-ahead.c).  */
 struct ahead_batch;
 /* Hint that NAMES[0..N-1], subdirectories of PARENT, are opened next
    (dirplus_ahead): read them ahead with PARENT->ops on a remote
-   filesystem.  */
+   filesystem, or on a local one whose PARENT was cold.  */
 void dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
                          size_t n);
 /* dirplus-getdents.c: whether LSPLUS_COLD_USEC is unset or valid.  */
 bool dirplus_getdents_env_valid (void);
 /* Whether LSPLUS_COLD_THREADS is unset or valid (0..8).  */
-bool dirplus_ahead_env_valid (void);
+bool dirplus_ahead_cold_env_valid (void);
 /* Take NAME under PARENTFD if it was read ahead with MASK and FLAGS:
    *FOUND says so; then *FD is its fd (or -1 and *OPEN_ERRNO why), *COLD
    whether its first getdents64 waited for the disk, and the batches are

@@ -41,6 +41,8 @@
 
 enum { POOL_DEFAULT = 64, POOL_MAX = 256 };
 
+_Thread_local bool dirplus_pool_used;
+
 /* One call of dirplus_pool_run.  */
 struct job
 {
@@ -193,6 +195,7 @@ dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg)
       fn (arg, 0);
       return;
     }
+  dirplus_pool_used = true;
   pthread_cond_init (&j.idle, NULL);
   pthread_mutex_lock (&pool.lock);
   /* One worker per entry beyond the caller's own, up to the maximum.  */

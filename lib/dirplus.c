@@ -158,6 +158,8 @@ dirplus_env_invalid (void)
   if (!dirplus_pool_env_valid ())
     return "LSPLUS_REMOTE_THREADS";
   if (!dirplus_ahead_env_valid ())
+    return "LSPLUS_AHEAD";
+  if (!dirplus_ahead_cold_env_valid ())
     return "LSPLUS_COLD_THREADS";
   if (!dirplus_getdents_env_valid ())
     return "LSPLUS_COLD_USEC";

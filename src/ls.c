@@ -36,11 +36,11 @@
        the same reason ls -RL can follow more than 40 symbolic links along
        one path, where GNU reports "Too many levels of symbolic links".
      - The environment variable LSPLUS_BACKEND chooses how directories are
-       read (auto, getdentsplus, uring, sync), LSPLUS_REMOTE and
-       LSPLUS_REMOTE_THREADS how remote filesystems are, and
-       LSPLUS_COLD_THREADS and LSPLUS_COLD_USEC how a cold local tree is
-       read ahead (an invalid value of any of them is an error, exit 2);
-       see --help.
+       read (auto, getdentsplus, uring, sync), LSPLUS_REMOTE,
+       LSPLUS_REMOTE_THREADS and LSPLUS_AHEAD how remote filesystems are
+       read, and LSPLUS_COLD_THREADS and LSPLUS_COLD_USEC how a cold local
+       tree is read ahead (an invalid value of any of them is an error,
+       exit 2); see --help.
      - --help and --version print our own text, in English (our own
        text domain "lsplus", which has no catalogue yet); everything else
        GNU ls translates is translated by GNU coreutils' catalogues.
@@ -449,6 +449,11 @@ Environment variables of lsplus alone:\n\
   LSPLUS_REMOTE_THREADS=N    threads that overlap per-file calls on remote\n\
                              filesystems, 1 to 256 (default 64); another\n\
                              value is an error (exit status 2)\n\
+  LSPLUS_AHEAD=N             with -R on remote filesystems, directories\n\
+                             read ahead at once, 1 to 256 (default: 8,\n\
+                             64 once a directory's open took 4 ms or\n\
+                             more); another value is an error (exit\n\
+                             status 2)\n\
   LSPLUS_COLD_THREADS=N      threads that read subdirectories ahead under\n\
                              ls -R when a local directory was found cold\n\
                              (its first read waited for the disk), 0 to 8\n\

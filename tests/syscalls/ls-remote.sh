@@ -11,7 +11,8 @@
 # (LSPLUS_REMOTE=fuse) one listxattr per entry (plus the size of a label
 # that is there) replaces GNU's two or three getxattr requests.  Also: the read-ahead of -R and the remote pool do
 # not open, read or stat anything twice (getdents64 and openat counts
-# equal the local ones).  Prints GNU's counts beside ours.
+# equal the local ones), at the default depth and at LSPLUS_AHEAD=1, 2
+# and 64.  Prints GNU's counts beside ours.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -34,7 +35,7 @@ setfattr -n security.selinux -v system_u:object_r:tmp_t:s0 \
   "$tmp/t/d5/f07" 2>/dev/null
 
 export LC_ALL=C TZ=UTC
-unset LS_COLORS COLUMNS LSPLUS_BACKEND LSPLUS_REMOTE_THREADS
+unset LS_COLORS COLUMNS LSPLUS_BACKEND LSPLUS_REMOTE_THREADS LSPLUS_AHEAD
 
 trace_counts "$tmp/gnu" "$GNU_LS" -lR "$tmp/t"
 "$GNU_LS" -lR "$tmp/t" >"$tmp/out.gnu" 2>&1
@@ -88,5 +89,32 @@ for backend in sync uring; do
         fail "$backend/$kind: $a $c calls, $b when local"
     done
   done
+  # The read-ahead at fixed depths (LSPLUS_AHEAD): 1 (every read waits
+  # for the one before), 2, and 64 (deeper than the tree is wide): the
+  # same output, no call repeated.
+  for n in 1 2 64; do
+    o=$tmp/ahead$n-$backend
+    trace_counts "$o" env LSPLUS_BACKEND=$backend LSPLUS_REMOTE=net \
+      LSPLUS_AHEAD=$n "$LS" -lR "$tmp/t" ||
+      fail "$backend/LSPLUS_AHEAD=$n: exit status $?: $(cat "$o.stderr")"
+    LSPLUS_BACKEND=$backend LSPLUS_REMOTE=net LSPLUS_AHEAD=$n \
+      "$LS" -lR "$tmp/t" >"$tmp/out" 2>&1
+    cmp -s "$tmp/out" "$tmp/out.gnu" ||
+      fail "$backend/LSPLUS_AHEAD=$n: ls -lR output differs from GNU's"
+    st=$(count "$o" $STATS)
+    test "$st" -le "$gnu_stat" ||
+      fail "$backend/LSPLUS_AHEAD=$n: $st stat calls, GNU $gnu_stat"
+    for c in openat getdents64; do
+      a=$(count "$o" $c) b=$(count "$tmp/local-$backend" $c)
+      test "$a" -le "$b" ||
+        fail "$backend/LSPLUS_AHEAD=$n: $a $c calls, $b when local"
+    done
+  done
+done
+# An invalid depth is an error (exit status 2), as for the other knobs.
+for v in 0 257 x; do
+  LSPLUS_AHEAD=$v "$LS" -d / >/dev/null 2>&1
+  rc=$?
+  test $rc -eq 2 || fail "LSPLUS_AHEAD=$v: exit status $rc, not 2"
 done
 exit $status
