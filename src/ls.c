@@ -35,6 +35,13 @@
        are listed; GNU ls fails there with "File name too long".  For
        the same reason ls -RL can follow more than 40 symbolic links along
        one path, where GNU reports "Too many levels of symbolic links".
+     - ls -R may open subdirectories before it lists them: up to 64 in one
+       io_uring submission with the getdentsplus backends, and opened and
+       read by threads on a remote filesystem or a cold local tree (the
+       same calls GNU makes, overlapped).  A subdirectory renamed, removed
+       or replaced between that open and its listing is listed as it was
+       when opened, where GNU, opening it later, would report it gone or
+       list the new one.
      - The environment variable LSPLUS_BACKEND chooses how directories are
        read (auto, getdentsplus, uring, sync), LSPLUS_REMOTE,
        LSPLUS_REMOTE_THREADS and LSPLUS_AHEAD how remote filesystems are
