@@ -523,8 +523,9 @@ static void gdp_rewind(struct file *file, loff_t pos, loff_t staged_end)
 }
 
 /*
- * Deliver the staged entries, after the directory's own record when
- * @self.  @pos is the position before the first one, @staged_end the
+ * Deliver the staged entries, after the directory's own record @self_rec
+ * (filled before the read; NULL: none).  @pos is the position before the
+ * first one, @staged_end the
  * position the staging left; @at_end: the staging reached the end of the
  * directory (the last record gets GDP_REC_END).  Runs without
  * f_pos_lock.  Returns the bytes written, or -EFAULT / -EINTR when
@@ -532,16 +533,16 @@ static void gdp_rewind(struct file *file, loff_t pos, loff_t staged_end)
  */
 static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
 		     struct getdentsplus_entry *rec, char __user *ubuf,
-		     loff_t pos, loff_t staged_end, bool self, bool at_end)
+		     loff_t pos, loff_t staged_end,
+		     const struct getdentsplus_entry *self_rec, bool at_end)
 {
 	const struct gdp_staged *e = (const struct gdp_staged *)st->buf;
 	size_t done = 0;
 	unsigned int i;
 	long err = 0;
 
-	if (self) {
-		memset(rec, 0, GDP_RECLEN(0));
-		gdp_fill_self(req, rec);
+	if (self_rec) {
+		memcpy(rec, self_rec, GDP_RECLEN(0));
 		if (at_end && !st->nr)
 			rec->flags |= GDP_REC_END;
 		if (copy_to_user(ubuf, rec, GDP_RECLEN(0))) {
@@ -578,7 +579,7 @@ static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
 	if (i < st->nr)
 		gdp_rewind(req->dir, pos, staged_end);
 	/* The directory's own record alone is no progress: report why. */
-	if (self && i == 0 && st->nr)
+	if (self_rec && i == 0 && st->nr)
 		return err;
 	return done ? (long)done : err;
 }
@@ -646,7 +647,7 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		.mask = statx_mask,
 		.flags = flags,
 	};
-	struct getdentsplus_entry *rec;
+	struct getdentsplus_entry *rec, *self_rec = NULL;
 	struct file *file;
 	struct fd f;
 	loff_t pos, staged_end;
@@ -707,6 +708,17 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	/* The directory's own record takes the buffer's first bytes. */
 	self = (flags & GDP_WANT_SELF) && pos == 0;
 	if (self) {
+		ret = -ENOMEM;
+		self_rec = kzalloc(GDP_RECLEN(0), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+		if (!self_rec)
+			goto err_free_stage;
+		/*
+		 * Before the directory is read, as ls -R's fstat comes before
+		 * its read: on NFS a READDIR invalidates the directory's cached
+		 * atime, and a getattr after it would be a GETATTR round trip
+		 * that fstat-then-getdents64 does not make.
+		 */
+		gdp_fill_self(&req, self_rec);
 		ret = -EFAULT;
 		if (clear_user(ubuf, GDP_RECLEN(0)))
 			goto err_free_stage;
@@ -728,18 +740,20 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	 */
 	mutex_unlock(&file->f_pos_lock);
 	if (st.nr || (self && ret >= 0 && !st.error))
-		ret = gdp_emit(&req, &st, rec, ubuf, pos, staged_end, self,
+		ret = gdp_emit(&req, &st, rec, ubuf, pos, staged_end, self_rec,
 			       at_end && (flags & GDP_MARK_END));
 	else if (ret >= 0)
 		ret = st.error;		/* 0 at end of directory */
 
 	path_put(&req.root);
+	kfree(self_rec);
 	kvfree(st.buf);
 	kfree(rec);
 	fdput(f);
 	return ret;
 
 err_free_stage:
+	kfree(self_rec);
 	kvfree(st.buf);
 err_free_rec:
 	kfree(rec);

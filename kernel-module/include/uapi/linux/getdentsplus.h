@@ -97,9 +97,12 @@
  * directory again from its start), and in stx and attr what fstat(2) of
  * the fd and the attribute rules below give (a failure in error, as for
  * any entry).  It spares a reader that needs the directory's own stat
- * (ls -R: device and inode, to detect loops) an fstat(2).  The buffer
- * must hold it and the first entry (else EINVAL, as for one entry); a
- * call at any other position returns no such record.
+ * (ls -R: device and inode, to detect loops) an fstat(2); it is taken
+ * before the directory is read, as that fstat would be.  The buffer
+ * must hold it and the first entry (else EINVAL, as for one entry, and
+ * like getdents64 the failed call may leave the position on that entry:
+ * seek to 0 to ask again); a call at any other position returns no
+ * such record.
  *
  * GDP_MARK_END: when the call read the directory to its end, the last
  * record it returns carries GDP_REC_END: the next call would return 0
