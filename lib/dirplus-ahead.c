@@ -381,13 +381,7 @@ ahead_main (void *unused)
 bool
 dirplus_ahead_env_valid (void)
 {
-  const char *env = getenv ("LSPLUS_AHEAD");
-  if (!env || !*env)
-    return true;
-  char *end;
-  errno = 0;
-  long v = strtol (env, &end, 10);
-  return errno == 0 && *end == '\0' && 1 <= v && v <= AHEAD_THREADS_MAX;
+  return 0 <= dirplus_env_number ("LSPLUS_AHEAD", 1, AHEAD_THREADS_MAX, 1);
 }
 
 /** The number LSPLUS_COLD_THREADS gives (0..AHEAD_THREADS), or -1 when
@@ -395,12 +389,8 @@ dirplus_ahead_env_valid (void)
 static int
 cold_env (void)
 {
-  const char *env = getenv ("LSPLUS_COLD_THREADS");
-  if (!env || !*env)
-    return AHEAD_LOCAL_THREADS;
-  char *end;
-  long n = strtol (env, &end, 10);
-  return *end || n < 0 || AHEAD_THREADS < n ? -1 : n;
+  return dirplus_env_number ("LSPLUS_COLD_THREADS", 0, AHEAD_THREADS,
+                             AHEAD_LOCAL_THREADS);
 }
 
 /** Whether LSPLUS_COLD_THREADS is unset or a number in 0..8.  */
@@ -423,9 +413,9 @@ ahead_enabled (void)
       if (ah.enabled < 0)
         return false;
       ah.max_window = rl.rlim_cur / 4;
-      const char *env = getenv ("LSPLUS_AHEAD");
-      ah.fixed = env && *env && dirplus_ahead_env_valid ();
-      set_threads (ah.fixed ? atoi (env) : AHEAD_THREADS);
+      long n = dirplus_env_number ("LSPLUS_AHEAD", 1, AHEAD_THREADS_MAX, 0);
+      ah.fixed = 0 < n;
+      set_threads (ah.fixed ? n : AHEAD_THREADS);
     }
   return 0 < ah.enabled;
 }

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,4 +68,17 @@ dirplus_usec_now (void)
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/** The number environment variable NAME gives (see dirplus-impl.h).  */
+long
+dirplus_env_number (const char *name, long lo, long hi, long dflt)
+{
+  const char *env = getenv (name);
+  if (!env || !*env)
+    return dflt;
+  char *end;
+  errno = 0;
+  long v = strtol (env, &end, 10);
+  return errno == 0 && *end == '\0' && lo <= v && v <= hi ? v : -1;
 }

@@ -75,12 +75,8 @@ static int cold_streak;
 static long
 cold_env (void)
 {
-  const char *env = getenv ("LSPLUS_COLD_USEC");
-  if (!env || !*env)
-    return COLD_BASE_USEC;
-  char *end;
-  long n = strtol (env, &end, 10);
-  return *end || n < 0 || 1000000 < n ? -1 : n;
+  return dirplus_env_number ("LSPLUS_COLD_USEC", 0, 1000000,
+                             COLD_BASE_USEC);
 }
 
 /** Whether LSPLUS_COLD_USEC is unset or valid.  */

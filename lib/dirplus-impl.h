@@ -306,6 +306,11 @@ int dirplus_fd_above_stdio (int fd);
 /* dirplus-common.c: microseconds on the monotonic clock (no system
    call).  */
 long long dirplus_usec_now (void);
+/* dirplus-common.c: the number environment variable NAME gives, in
+   LO..HI (LO >= 0); DFLT when it is unset or empty; -1 when it is set to
+   anything else (the library's LSPLUS_* numbers, checked up front by
+   dirplus_env_invalid).  */
+long dirplus_env_number (const char *name, long lo, long hi, long dflt);
 
 /* dirplus-records.c: the record of the getdentsplus calls, the module's
    (<linux/getdentsplus.h> of kernel-module/) and the in-tree one's alike;

@@ -131,11 +131,9 @@ pool_max (void)
 {
   if (pool.max == 0)
     {
-      const char *env = getenv ("LSPLUS_REMOTE_THREADS");
-      char *end;
-      long v = env && *env ? strtol (env, &end, 10) : 0;
-      pool.max = (env && *env && *end == '\0' && 1 <= v && v <= POOL_MAX
-                  ? v : POOL_DEFAULT);
+      long v = dirplus_env_number ("LSPLUS_REMOTE_THREADS", 1, POOL_MAX,
+                                   POOL_DEFAULT);
+      pool.max = v < 0 ? POOL_DEFAULT : v;
     }
   return pool.max;
 }
@@ -144,13 +142,7 @@ pool_max (void)
 bool
 dirplus_pool_env_valid (void)
 {
-  const char *env = getenv ("LSPLUS_REMOTE_THREADS");
-  if (!env || !*env)
-    return true;
-  char *end;
-  errno = 0;
-  long v = strtol (env, &end, 10);
-  return errno == 0 && *end == '\0' && 1 <= v && v <= POOL_MAX;
+  return 0 <= dirplus_env_number ("LSPLUS_REMOTE_THREADS", 1, POOL_MAX, 1);
 }
 
 /** Start threads running FN until *COUNT reaches WANT (see
