@@ -77,8 +77,12 @@ dirplus_env_number (const char *name, long lo, long hi, long dflt)
   const char *env = getenv (name);
   if (!env || !*env)
     return dflt;
+  /* Called on read paths too: the caller's errno stays as it was.  */
+  int saved = errno;
   char *end;
   errno = 0;
   long v = strtol (env, &end, 10);
-  return errno == 0 && *end == '\0' && lo <= v && v <= hi ? v : -1;
+  bool ok = errno == 0 && *end == '\0' && lo <= v && v <= hi;
+  errno = saved;
+  return ok ? v : -1;
 }
