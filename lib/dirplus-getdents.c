@@ -60,15 +60,25 @@ dirplus_scratch_reserve (struct dirplus_dir *d, size_t size)
    openat's own time, so that warm trees stay warm under strace and
    their system calls can be counted.  LSPLUS_COLD_USEC
    replaces COLD_BASE_USEC (0: every directory counts as cold, which the
-   tests use to run the read-ahead on a warm tree).  */
+   tests use to run the read-ahead on a warm tree).
+
+   Timing is cheap where clock_gettime runs in the vDSO, but where the
+   clocksource has none (QEMU TCG guests, bench/results-vm.md) each
+   reading is a system call: four per directory.  So only the first
+   COLD_SAMPLE_ALL directories are all timed; after that, one in
+   COLD_SAMPLE_EVERY while the tree stays warm, and every one again from
+   the first slow read on, so that a cold stretch is still found after
+   at most COLD_SAMPLE_EVERY warm-looking directories.  */
 enum
 {
   COLD_BASE_USEC = 30, COLD_BYTES_PER_USEC = 128, COLD_STREAK = 2,
-  COLD_OPEN_FACTOR = 2,
+  COLD_OPEN_FACTOR = 2, COLD_SAMPLE_ALL = 16, COLD_SAMPLE_EVERY = 16,
 };
 
 /* Slow first reads in a row, over all directories and threads.  */
 static int cold_streak;
+/* Directories the cold check has been asked about.  */
+static unsigned int cold_seen;
 
 /** LSPLUS_COLD_USEC as a number of microseconds (0..1000000), the
     default when unset, or -1 when it is set to anything else.  */
@@ -103,6 +113,25 @@ cold_base_usec (void)
   return b;
 }
 
+/** Whether the next directory is timed (see above); when not, sets
+    *COLD (every directory is cold under LSPLUS_COLD_USEC=0, which needs
+    no clock).  */
+bool
+dirplus_cold_timed (bool *cold)
+{
+  if (cold_base_usec () == 0)
+    {
+      *cold = true;
+      return false;
+    }
+  unsigned int n = __atomic_fetch_add (&cold_seen, 1, __ATOMIC_RELAXED);
+  if (n < COLD_SAMPLE_ALL || n % COLD_SAMPLE_EVERY == 0
+      || 0 < __atomic_load_n (&cold_streak, __ATOMIC_RELAXED))
+    return true;
+  *cold = false;
+  return false;
+}
+
 /* What getdents64 writes.  */
 struct linux_dirent64
 {
@@ -120,6 +149,9 @@ ssize_t
 dirplus_getdents_batch (struct dirplus_dir *d)
 {
   d->nents = 0;
+  /* Not opened by dirplus_open, which asks before the openat?  */
+  if (!d->timed && d->open_usec == 0 && !dirplus_cold_timed (&d->cold))
+    d->timed = true;
   while (!d->eof && d->nents == 0)
     {
       long long t0 = d->timed ? 0 : dirplus_usec_now ();
@@ -129,6 +161,8 @@ dirplus_getdents_batch (struct dirplus_dir *d)
           /* Was the directory cold (its blocks read from the disk)?  */
           long long us = dirplus_usec_now () - t0;
           d->timed = true;
+          __atomic_fetch_add (&dirplus_counters.cold_timed, 1,
+                              __ATOMIC_RELAXED);
           long base = cold_base_usec ();
           bool slow = (base + (0 < n ? n : 0) / COLD_BYTES_PER_USEC
                        + COLD_OPEN_FACTOR * d->open_usec) < us;

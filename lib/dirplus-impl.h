@@ -277,6 +277,10 @@ void dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
                          size_t n);
 /* dirplus-getdents.c: whether LSPLUS_COLD_USEC is unset or valid.  */
 bool dirplus_getdents_env_valid (void);
+/* Whether the next directory's openat and first getdents64 are timed
+   (the cold-cache check samples directories while the tree looks
+   warm); when not, sets *COLD to what the directory counts as.  */
+bool dirplus_cold_timed (bool *cold);
 /* Whether LSPLUS_COLD_THREADS is unset or valid (0..8).  */
 bool dirplus_ahead_cold_env_valid (void);
 /* Take NAME under PARENTFD if it was read ahead with MASK and FLAGS:

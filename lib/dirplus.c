@@ -235,9 +235,11 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
       return dirplus_fdopen (fd, statx_mask, flags);
     }
 
-  long long t0 = dirplus_usec_now ();
+  cold = false;
+  bool timed = dirplus_cold_timed (&cold);
+  long long t0 = timed ? dirplus_usec_now () : 0;
   fd = openat (parentfd, name, oflags);
-  long long open_usec = dirplus_usec_now () - t0;
+  long long open_usec = timed ? dirplus_usec_now () - t0 : 0;
   if (fd < 0 && (errno == EMFILE || errno == ENFILE))
     {
       /* Closes still deferred hold fds (queued in the ring, or waiting
@@ -252,9 +254,14 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
   if (fd < 0)
     return NULL;
   struct dirplus_dir *d = dirplus_fdopen (fd, statx_mask, flags);
-  if (d)
+  if (d && timed)
     d->open_usec = open_usec < 1 ? 1 : open_usec < 1000000 ? open_usec
                    : 1000000;
+  else if (d)
+    {
+      d->timed = true;
+      d->cold = cold;
+    }
   return d;
 }
 

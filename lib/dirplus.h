@@ -201,10 +201,11 @@ ssize_t dirplus_getxattr (int dirfd, const char *name, const char *xname,
    with errno.  */
 int dirplus_file_has_acl (int dirfd, const char *name, mode_t mode);
 
-/* Counters for tests and benchmarks.  */
+/* Counters for tests and benchmarks.  COLD_TIMED: directories whose
+   first getdents64 was timed for the cold-cache check.  */
 struct dirplus_stats
 {
-  uint64_t dirs, entries, stat_calls, xattr_calls, batch_calls;
+  uint64_t dirs, entries, stat_calls, xattr_calls, batch_calls, cold_timed;
 };
 void dirplus_get_stats (struct dirplus_stats *s);
 
