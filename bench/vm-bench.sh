@@ -11,7 +11,8 @@
 # and counts syscalls once per variant from a full strace trace.  Prints
 # machine-readable lines for the host:
 #   BENCH-ENTRIES N
-#   BENCH-RUN CACHE VARIANT SECONDS MAXRSS_KIB STATUS
+#   BENCH-RUN CACHE VARIANT SECONDS MAXRSS_KIB STATUS USER_S SYSTEM_S
+#   BENCH-COST WAY SECONDS USER_S SYSTEM_S CALLS ENTRIES  (bench/vm-cost)
 #   BENCH-SYSCALLS VARIANT TOTAL NAME=COUNT...
 # Parameters from the kernel command line: lsplus.dirs= lsplus.files=
 # lsplus.reps= lsplus.cold=0|1.
@@ -92,6 +93,16 @@ if [ "$cold" = 1 ]; then
 	r=0
 	while [ $r -lt "$reps" ]; do
 		for v in $variants; do run cold "${v%%:*}" "${v#*:}"; done
+		r=$((r + 1))
+	done
+fi
+
+# Where the kernel time goes: the tree read without ls, each way in
+# turn, 3 passes per round, once per round (warm).
+if [ -x /usr/bin/vm-cost ] && [ -e /sys/module/getdentsplus/parameters/nr ]; then
+	r=0
+	while [ $r -lt "$reps" ]; do
+		/usr/bin/vm-cost $root 3 || echo "bench: vm-cost failed" >&2
 		r=$((r + 1))
 	done
 fi

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench/vm-timer.c -- run a command with its output thrown away and print
-   its wall time, peak RSS and exit status: "SECONDS MAXRSS_KIB STATUS".
+   its wall time, peak RSS, exit status and CPU time in user space and in
+   the kernel: "SECONDS MAXRSS_KIB STATUS USER_SECONDS SYSTEM_SECONDS".
 
    Used inside the benchmark VM (bench/run-vm), whose busybox has no
    sub-second clock and no GNU time.  Built statically on the host.
@@ -55,7 +56,9 @@ main (int argc, char **argv)
       return 2;
     }
   double t1 = now ();
-  printf ("%.6f %ld %d\n", t1 - t0, ru.ru_maxrss,
-          WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
+  printf ("%.6f %ld %d %ld.%06ld %ld.%06ld\n", t1 - t0, ru.ru_maxrss,
+          WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status),
+          (long) ru.ru_utime.tv_sec, (long) ru.ru_utime.tv_usec,
+          (long) ru.ru_stime.tv_sec, (long) ru.ru_stime.tv_usec);
   return 0;
 }
