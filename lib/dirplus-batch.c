@@ -103,15 +103,6 @@ take_chunks (void)
     }
 }
 
-/** Microseconds on the monotonic clock (vDSO: no syscall).  */
-static long long
-usec_now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
 /** Wait until the 32-bit word at ADDR differs from VAL (if DIFFER) or
     equals it: busy for up to SPIN microseconds (the other thread is
     usually that close), then asleep on the futex, announced in
@@ -121,13 +112,13 @@ wait_word (void *addr, uint32_t val, bool differ, int32_t *sleeps, int spin)
 {
 #define WORD_OK() ((__atomic_load_n ((uint32_t *) addr, __ATOMIC_SEQ_CST) \
                     != val) == differ)
-  long long limit = usec_now () + spin;
+  long long limit = dirplus_usec_now () + spin;
   for (int i = 1; !WORD_OK (); i++)
     {
 #if defined __x86_64__ || defined __i386__
       __builtin_ia32_pause ();
 #endif
-      if (i % 64 == 0 && limit < usec_now ())
+      if (i % 64 == 0 && limit < dirplus_usec_now ())
         break;
     }
   while (!WORD_OK ())

@@ -61,7 +61,8 @@ dirplus_stx_to_stat (const struct statx *x, struct stat *st)
   st->st_ctim.tv_nsec = x->stx_ctime.tv_nsec;
 }
 
-/** Microseconds on the monotonic clock (vDSO: no system call).  */
+/** Microseconds on the monotonic clock (a vDSO call where the
+    clocksource allows it, else a system call).  */
 long long
 dirplus_usec_now (void)
 {
