@@ -86,26 +86,21 @@ static void
 collect (const char *path)
 {
   add_dir (path);
-  int fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
+  DIR *dir = opendir (path);
+  if (!dir)
     die (path);
-  long n;
+  struct dirent *de;
   char sub[4096];
-  while ((n = syscall (SYS_getdents64, fd, buf, sizeof buf)) > 0)
-    for (long off = 0; off < n;)
+  while ((errno = 0, de = readdir (dir)))
+    if (de->d_type == DT_DIR && strcmp (de->d_name, ".") != 0
+        && strcmp (de->d_name, "..") != 0)
       {
-        struct linux_dirent64 *de = (void *) (buf + off);
-        off += de->d_reclen;
-        if (de->d_type == DT_DIR && strcmp (de->d_name, ".") != 0
-            && strcmp (de->d_name, "..") != 0)
-          {
-            snprintf (sub, sizeof sub, "%s/%s", path, de->d_name);
-            collect (sub);
-          }
+        snprintf (sub, sizeof sub, "%s/%s", path, de->d_name);
+        collect (sub);
       }
-  if (n < 0)
+  if (errno)
     die (path);
-  close (fd);
+  closedir (dir);
 }
 
 /** Read directory FD, which is DIR, with getdents64; with PER_ENTRY,
