@@ -27,6 +27,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,7 +35,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,16 +70,6 @@ add_dir (const char *path)
     die ("strdup");
 }
 
-/* What getdents64 writes.  */
-struct linux_dirent64
-{
-  uint64_t d_ino;
-  int64_t d_off;
-  unsigned short d_reclen;
-  unsigned char d_type;
-  char d_name[];
-};
-
 /** Collect PATH and the directories below it (by d_type; the benchmark
     tree is on ext4, which fills it in).  */
 static void
@@ -107,15 +97,15 @@ collect (const char *path)
     also make GNU ls -l's three calls per entry, by path as GNU makes
     them.  Counts calls and entries.  */
 static void
-read_names (int fd, const char *dir, int per_entry, long *calls,
+read_names (int fd, const char *dir, bool per_entry, long *calls,
             long *entries)
 {
   long n;
   char path[4096];
-  while ((*calls)++, (n = syscall (SYS_getdents64, fd, buf, sizeof buf)) > 0)
+  while ((*calls)++, (n = getdents64 (fd, buf, sizeof buf)) > 0)
     for (long off = 0; off < n;)
       {
-        struct linux_dirent64 *de = (void *) (buf + off);
+        struct dirent64 *de = (void *) (buf + off);
         off += de->d_reclen;
         ++*entries;
         if (!per_entry)
@@ -194,14 +184,16 @@ main (int argc, char **argv)
     }
   fclose (f);
   collect (argv[1]);
-  static const struct { const char *name; int gdp; unsigned int mask, flags;
-  } ways[] =
+  /* GDP: read with getdentsplus (MASK, FLAGS); else with getdents64,
+     and GNU's per-entry calls if PER_ENTRY.  */
+  static const struct { const char *name; bool gdp, per_entry;
+                        unsigned int mask, flags; } ways[] =
     {
-      { "names", 0, 0, 0 },
-      { "gnu", 0, 1, 0 },
-      { "gdp-names", 1, 0, GDP_NO_AUTOMOUNT },
-      { "gdp-stat", 1, STATX_BASIC_STATS, GDP_NO_AUTOMOUNT },
-      { "gdp-ls", 1, STATX_BASIC_STATS,
+      { "names", false, false, 0, 0 },
+      { "gnu", false, true, 0, 0 },
+      { "gdp-names", true, false, 0, GDP_NO_AUTOMOUNT },
+      { "gdp-stat", true, false, STATX_BASIC_STATS, GDP_NO_AUTOMOUNT },
+      { "gdp-ls", true, false, STATX_BASIC_STATS,
         GDP_NO_AUTOMOUNT | GDP_WANT_ACL | GDP_WANT_LABEL | GDP_SKIP_DOTS
         | GDP_WANT_SELF | GDP_MARK_END },
     };
@@ -213,7 +205,7 @@ main (int argc, char **argv)
       int fd = open (dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       if (fd < 0)
         die (dirs[i]);
-      read_names (fd, dirs[i], 1, &calls, &entries);
+      read_names (fd, dirs[i], true, &calls, &entries);
       close (fd);
     }
   for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++)
@@ -231,7 +223,8 @@ main (int argc, char **argv)
             if (ways[w].gdp)
               read_gdp (fd, ways[w].mask, ways[w].flags, &calls, &entries);
             else
-              read_names (fd, dirs[i], ways[w].mask, &calls, &entries);
+              read_names (fd, dirs[i], ways[w].per_entry, &calls,
+                          &entries);
             close (fd);
             calls += 2;
           }

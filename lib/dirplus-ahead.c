@@ -291,7 +291,9 @@ read_ahead (struct ahead *a, bool *pooled)
       .ops = a->ops, .filter = a->filter, .filter_arg = a->filter_arg,
       .fs_kind = a->fs_kind, .bufsize = DIRPLUS_BUFSIZE,
       .no_share = true,		/* the helper serves the main thread */
-      .open_usec = open_usec < 1000000 ? open_usec : 1000000,
+      /* At least 1: 0 means "not timed" to dirplus_getdents_batch.  */
+      .open_usec = open_usec < 1 ? 1 : open_usec < 1000000 ? open_usec
+                   : 1000000,
     };
   d.buf = malloc (d.bufsize);
   int overflows = 0;
