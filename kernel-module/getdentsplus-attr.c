@@ -14,23 +14,32 @@
  * EOPNOTSUPP mean "known absent"; any other error leaves the bit unknown.
  * Bits that were not asked for are unknown.
  *
- * The cached rule (GDP_ATTR_CACHED, and every entry on a remote
- * filesystem; the uapi header says what user space sees): no probe may
- * wait for a server or a daemon.  ACL bits then come from the inode's ACL
- * cache (get_cached_acl(), which every ACL read fills and the filesystem
- * drops when it revalidates), or from the VFS when the filesystem has no
- * ACL fetch at all (the answer is then local: EOPNOTSUPP, or the negative
- * cache entry the VFS makes itself); label and capability are read only
- * where the filesystem is not remote.  Every answer, cached or not, goes
- * through the VFS helper getxattr(2) uses, with its LSM hook: a policy
- * that denies getxattr (a BPF LSM on inode_getxattr, SELinux's
- * FILE__GETATTR) leaves the bit unknown, never answered around it.
+ * GDP_ATTR_CACHED: no attribute bit may call into the filesystem (a disk
+ * read, a round trip to a server or a daemon); what memory cannot answer
+ * is unknown, and the caller asks for it itself.  The decision is made
+ * from the inode's own state, never from the filesystem's name:
+ *   - ACL bits: the inode's ACL cache (get_cached_acl(), which every ACL
+ *     read fills and the filesystem drops when it revalidates), or no
+ *     call into the filesystem at all (no POSIX ACLs on the mount, a
+ *     symlink, no ->get_acl): the VFS answers those itself.  A stacked
+ *     filesystem (overlayfs) keeps its own cache in its own inode, which
+ *     is what a read through it would consult first.
+ *   - label and capability: only where the inode has no xattr handlers
+ *     (no IOP_XATTR): then only an LSM answers, from memory, or nobody
+ *     does.  Otherwise unknown.  (S_NOSEC would say "no capability" from
+ *     memory, but only by skipping the getxattr LSM hook, and the
+ *     capability LSM's own answer reads the filesystem: not used.)
+ * Every answer, cached or not, goes through the VFS helper getxattr(2)
+ * uses, with its LSM hook: a policy that denies getxattr (a BPF LSM on
+ * inode_getxattr, SELinux's FILE__GETATTR) leaves the bit unknown, never
+ * answered around it.  The ACL helper finds the cache entry that was
+ * checked; should the filesystem drop it in between, the helper asks the
+ * filesystem once, the call the caller would have made itself.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
 #include <linux/fs.h>
-#include <linux/magic.h>
 #include <linux/path.h>
 #include <linux/posix_acl.h>
 #include <linux/posix_acl_xattr.h>
@@ -83,44 +92,6 @@ static enum gdp_presence gdp_acl(const struct path *path, const char *name,
 #endif
 }
 
-/*
- * Filesystems where reading an attribute may be a network or daemon round
- * trip, by superblock magic (what statfs(2) reports as f_type, so user
- * space can apply the same list).  FS_REQUIRES_DEV is no guide: fuseblk
- * has it and asks a daemon; tmpfs, proc and sysfs lack it and answer from
- * memory.  GFS2 and OCFS2 are block-device filesystems whose attribute
- * reads take cluster locks (a network round trip to the lock manager).
- * Not here: overlayfs (its upper and lower layers decide: a remote lower
- * layer answers ACLs through overlayfs's own ACL cache).
- */
-#define GDP_GFS2_MAGIC		0x01161970
-#define GDP_LUSTRE_MAGIC	0x0bd00bd0
-#define GDP_GPFS_MAGIC		0x47504653
-#define GDP_ORANGEFS_MAGIC	0x20030528
-
-static bool gdp_sb_remote(const struct super_block *sb)
-{
-	switch (sb->s_magic) {
-	case NFS_SUPER_MAGIC:
-	case SMB_SUPER_MAGIC:
-	case CIFS_SUPER_MAGIC:
-	case SMB2_SUPER_MAGIC:
-	case FUSE_SUPER_MAGIC:
-	case CEPH_SUPER_MAGIC:
-	case V9FS_MAGIC:
-	case AFS_SUPER_MAGIC:
-	case AFS_FS_MAGIC:
-	case CODA_SUPER_MAGIC:
-	case OCFS2_SUPER_MAGIC:
-	case GDP_GFS2_MAGIC:
-	case GDP_LUSTRE_MAGIC:
-	case GDP_GPFS_MAGIC:
-	case GDP_ORANGEFS_MAGIC:
-		return true;
-	}
-	return false;
-}
-
 /* Can reading this inode's ACL call into the filesystem? */
 static bool gdp_fs_fetches_acl(const struct inode *inode)
 {
@@ -167,11 +138,26 @@ static void gdp_attr_set(u32 bit, enum gdp_presence p, u32 *attr,
 		*unknown |= bit;
 }
 
+/* The label bit under GDP_ATTR_CACHED (see the top of the file). */
+static enum gdp_presence gdp_label_cached(const struct path *path)
+{
+	if (d_inode(path->dentry)->i_opflags & IOP_XATTR)
+		return GDP_UNKNOWN;
+	return gdp_xattr(path, XATTR_NAME_SELINUX, true);
+}
+
+/* The capability bit under GDP_ATTR_CACHED (see the top of the file). */
+static enum gdp_presence gdp_cap_cached(const struct path *path)
+{
+	if (d_inode(path->dentry)->i_opflags & IOP_XATTR)
+		return GDP_UNKNOWN;
+	return gdp_xattr(path, XATTR_NAME_CAPS, false);
+}
+
 void gdp_attr_fill(const struct path *path, umode_t mode, u32 flags,
 		   u32 *attr, u32 *attr_unknown)
 {
-	bool remote = gdp_sb_remote(path->dentry->d_sb);
-	bool cached = remote || (flags & GDP_ATTR_CACHED);
+	bool cached = flags & GDP_ATTR_CACHED;
 	u32 a = 0, u = 0;
 
 	if (!(flags & GDP_WANT_ACL)) {
@@ -198,16 +184,18 @@ void gdp_attr_fill(const struct path *path, umode_t mode, u32 flags,
 				     &a, &u);
 	}
 
-	if (!(flags & GDP_WANT_LABEL) || remote)
+	if (!(flags & GDP_WANT_LABEL))
 		u |= GDP_ATTR_LABEL;
 	else
 		gdp_attr_set(GDP_ATTR_LABEL,
+			     cached ? gdp_label_cached(path) :
 			     gdp_xattr(path, XATTR_NAME_SELINUX, true), &a, &u);
 
-	if (!(flags & GDP_WANT_CAP) || remote)
+	if (!(flags & GDP_WANT_CAP))
 		u |= GDP_ATTR_CAP;
 	else
 		gdp_attr_set(GDP_ATTR_CAP,
+			     cached ? gdp_cap_cached(path) :
 			     gdp_xattr(path, XATTR_NAME_CAPS, false), &a, &u);
 
 	*attr = a;

@@ -8,12 +8,12 @@
  *   probe                     without (6.1)              with (newer)
  *   HAVE_FD_FILE              f.file                     fd_file(f)
  *   HAVE_MNT_IDMAP            mnt_user_ns(mnt)           mnt_idmap(mnt)
- *   HAVE_LOOKUP_ONE_QSTR      (ns, name, base, len)      (idmap, &qstr, base)
- *   HAVE_FOLLOW_DOWN_FLAGS    follow_down(path)          follow_down(path, 0)
  *   HAVE_FILLDIR_BOOL         actor returns int (0 = go) actor returns bool
  *   HAVE_DIR_CONTEXT_COUNT    -                          ctx.count hint
  *   HAVE_VFS_GET_ACL          vfs_getxattr(ACL name)     vfs_get_acl()
  *   HAVE_GET_INODE_ACL        ->get_acl(inode, ...)      + ->get_inode_acl
+ *   HAVE_VFS_PATH_LOOKUP_DECL vfs_path_lookup() exported   declared in namei.h
+ *                             but declared in fs/internal.h
  */
 #ifndef GDP_COMPAT_H
 #define GDP_COMPAT_H
@@ -37,34 +37,11 @@ typedef struct user_namespace *gdp_idmap_t;
 #define gdp_mnt_idmap(mnt) mnt_user_ns(mnt)
 #endif
 
-/*
- * Look up one name in a directory of @dir with the caller's credentials:
- * MAY_EXEC on the directory is checked (mount idmapping honoured), and a
- * negative result is -ENOENT.
- */
-static inline struct dentry *gdp_lookup_positive(const struct path *dir,
-						 const char *name, int len)
-{
-#ifdef HAVE_LOOKUP_ONE_QSTR
-	struct qstr q = QSTR_INIT(name, len);
-
-	return lookup_one_positive_unlocked(gdp_mnt_idmap(dir->mnt), &q,
-					    dir->dentry);
-#else
-	return lookup_one_positive_unlocked(gdp_mnt_idmap(dir->mnt), name,
-					    dir->dentry, len);
+#ifndef HAVE_VFS_PATH_LOOKUP_DECL
+/* EXPORT_SYMBOL in fs/namei.c; same prototype since 2.6.39. */
+int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
+		    const char *name, unsigned int flags, struct path *path);
 #endif
-}
-
-/* Cross mounts (and managed dentries) on @path, without automounting. */
-static inline int gdp_follow_down(struct path *path)
-{
-#ifdef HAVE_FOLLOW_DOWN_FLAGS
-	return follow_down(path, 0);
-#else
-	return follow_down(path);
-#endif
-}
 
 #ifdef HAVE_FILLDIR_BOOL
 typedef bool gdp_filldir_ret;

@@ -6,8 +6,8 @@
  *                         points (syscall through a kprobe, ioctl on a
  *                         misc device)
  *   getdentsplus-walk.c   the operation: argument checks, iterate_dir
- *                         staging, lookups, statx fill, record emission,
- *                         file position
+ *                         staging in rounds, lookups by vfs_path_lookup(),
+ *                         statx fill, record emission, file position
  *   getdentsplus-attr.c   attribute bits (ACL, default ACL, label, caps)
  *   getdentsplus-compat.h kernel API differences (6.1 .. 6.18), driven by
  *                         compat-config.h which Kbuild generates from the
@@ -35,9 +35,11 @@ struct path;
 /* Longest name we accept from a filesystem (getdents64 uses PATH_MAX). */
 #define GDP_NAME_MAX	(PATH_MAX - 1)
 
-/* Staging buffer bounds (kernel memory per call). */
-#define GDP_STAGE_MIN	(16 * 1024)
-#define GDP_STAGE_MAX	(512 * 1024)
+/*
+ * Staging buffer of one round (kernel memory per call, whatever the
+ * caller's buffer size; grown only for one name that does not fit).
+ */
+#define GDP_STAGE_CHUNK	4096
 
 /* The result of one call can never exceed this (fits an ioctl's int). */
 #define GDP_SIZE_MAX	(INT_MAX & ~7)

@@ -1,49 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The getdentsplus operation.
+ * The getdentsplus operation (ABI 4).
  *
- * One call:
- *  1. check the arguments, take the fd and its position lock (getdents64's
- *     f_pos_lock);
- *  2. iterate_dir() with an actor that copies names into a bounded staging
- *     buffer and claims each record's place in the caller's buffer (zeroes
- *     it, as getdents64's filldir64 writes there too): no lookup, no
- *     getattr while the filesystem holds the directory locked; read
- *     again while the filesystem offers more (GDP_MARK_END needs to know
- *     the end, and a read of only skipped dots is not the end); then drop
- *     the position lock, as getdents64 does after its read;
- *  3. GDP_WANT_SELF at position 0: the directory's own record first (its
- *     getattr through the struct file, as fstat does); then for each
- *     staged name: one lookup in the directory with the caller's
- *     permissions, cross mounts, vfs_getattr(), attribute bits, build the
- *     record in zeroed memory, copy_to_user(); every name comes from the
- *     kernel's staged copy and every lookup starts at the struct file taken
- *     in step 1: nothing is read back from user memory and the fd number is
- *     not looked up again.  No path walks: what needs one (a symlink to
- *     follow, an automount point, a mount trap) is left to the caller
- *     (GDP_REC_UNRESOLVED);
- *  4. the position is right after the last staged entry, so that
- *     getdents64, lseek and getdentsplus can be mixed on one fd.
+ * One call, all of it under the file's position lock (f_pos_lock), as
+ * getdents64 holds it for its whole call:
+ *  1. check the arguments, take the fd and its position lock;
+ *  2. GETDENTSPLUS_SELF at position 0: the directory's own record first
+ *     (its getattr through the struct file, as fstat does);
+ *  3. rounds, until the caller's buffer is full, the directory ends or a
+ *     signal is pending: iterate_dir() with an actor that copies names
+ *     into a small staging buffer (one page; no lookup or getattr while
+ *     the filesystem holds the directory locked) and claims each
+ *     record's place in the caller's buffer (zeroes it, as filldir64
+ *     writes there too); then for each staged name: resolve it with the
+ *     kernel's own path walk (vfs_path_lookup() from the directory, one
+ *     component: RCU walk first, mount crossing, automounts, ESTALE
+ *     retry, all as in fstatat), vfs_getattr(), attribute bits, the
+ *     record built in zeroed memory, copy_to_user();
+ *  4. the position is where the filesystem left it after the last staged
+ *     entry: every staged entry is delivered, so nothing is rewound.
  *
- * An unwritable buffer stops step 2 at the entry whose place faults, with
- * the filesystem's own position, exactly like getdents64.  Step 3 rewinds
- * with lseek to the last delivered d_off only when it cannot deliver what
- * was staged (a fatal signal, or the buffer unmapped by another thread in
- * between) and nobody moved the position meanwhile: that is exact where
- * positions are cookies (ext4, xfs, btrfs, kernfs), but on ordinal
- * positions (dcache_readdir's tmpfs, ramfs, debugfs; /proc/sys) a
- * directory changing meanwhile shifts them, as it does for any lseek to
- * an old d_off.
+ * What is never done: a rewind of the position by guess (the position is
+ * consistent after every call, as getdents64's), a private walk (what
+ * vfs_path_lookup() cannot answer as fstatat would, ".." and a symlink to
+ * follow, is left to the caller: GDP_REC_UNRESOLVED), a per-entry error
+ * code the syscall exit path would have turned into something else (only
+ * ENOENT and EACCES go into a record; any other failure leaves the entry
+ * to the caller, whose own fstatat gets it with restart semantics), and
+ * memory proportional to the caller's buffer while the call may block.
+ *
+ * A pending signal ends the batch: the entries already staged are
+ * delivered as GDP_REC_UNRESOLVED without further lookups, so the call
+ * returns promptly, the position stays exact and the signal's handler
+ * runs.  The only short delivery is a fault in the caller's buffer after
+ * the actor checked it (another thread unmapped it): the position is then
+ * put back on the first record not delivered, under the lock, with the
+ * d_off the filesystem reported during this call.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/audit.h>
 #include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/error-injection.h>
 #include <linux/fs.h>
-#include <linux/fs_struct.h>
 #include <linux/kdev_t.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -52,6 +54,7 @@
 #include <linux/path.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/stat.h>
 #include <linux/string.h>
@@ -73,39 +76,85 @@ struct gdp_staged {
 #define GDP_STAGED_LEN(namelen) \
 	ALIGN(offsetof(struct gdp_staged, name) + (namelen) + 1, 8)
 
+/* One round of staging (see the top of the file). */
 struct gdp_stage {
 	struct dir_context ctx;
-	char *buf;
+	char *buf;		/* GDP_STAGE_CHUNK, more for one long name */
 	size_t used;
 	size_t cap;
 	char __user *ubuf;	/* the caller's buffer */
-	size_t out_used;	/* its bytes promised to staged entries */
+	size_t out_used;	/* its bytes promised to records */
 	size_t out_left;	/* user buffer bytes not yet promised */
-	unsigned int nr;
+	unsigned int nr;	/* entries staged in this round */
 	unsigned int seen;	/* entries the filesystem offered, dots too */
+	unsigned int budget;	/* entries this call may still take */
+	bool delivered;		/* a record of an entry is already promised */
 	struct gdp_staged *last;
-	int error;		/* why the first entry could not be staged */
+	int error;		/* why the call's first entry could not be staged */
 	bool skip_dots;		/* GDP_SKIP_DOTS */
 	bool stopped;		/* the actor refused an entry: no end yet */
+	bool batch_full;	/* ... and no further round may take it */
 };
 
 /* One request, as the per-entry code needs it. */
 struct gdp_req {
 	struct file *dir;	/* held for the whole call */
-	struct path root;	/* the caller's root (a reference) */
 	u32 mask;
 	u32 flags;
+	unsigned int lookup_flags;	/* LOOKUP_* as fstatat() derives them */
 	unsigned int query_flags;	/* AT_STATX_* for vfs_getattr() */
+};
+
+/* What the delivery of one call has done so far. */
+struct gdp_out {
+	char __user *ubuf;
+	size_t done;			/* bytes delivered */
+	struct getdentsplus_entry __user *last;	/* the last record delivered */
+	u8 last_flags;			/* and its flags */
+	bool interrupted;		/* a signal: the rest is left to the caller */
+	bool fault;			/* the buffer faulted (or a record could
+					 * not be built): the call ends */
 };
 
 /* gdp_resolve(): only the caller's own path walk can answer this entry. */
 #define GDP_UNRESOLVED	1
 
-/* The actor refuses the entry: the batch ends before it. */
-static gdp_filldir_ret gdp_stage_stop(struct gdp_stage *st)
+/*
+ * An audited task pins every name its lookups pass through getname (one
+ * names_cache object, PATH_MAX bytes, until the call returns): at most
+ * this many entries per call then, 1 MiB of names.
+ */
+#define GDP_AUDIT_MAX_ENTRIES	(SZ_1M / PATH_MAX)
+
+/* The actor refuses the entry: this round ends before it. */
+static gdp_filldir_ret gdp_stage_stop(struct gdp_stage *st, bool batch_full)
 {
 	st->stopped = true;
+	st->batch_full |= batch_full;
 	return GDP_FILLDIR_STOP;
+}
+
+static bool gdp_name_is_dots(const char *name, int namelen)
+{
+	return name[0] == '.' &&
+	       (namelen == 1 || (namelen == 2 && name[1] == '.'));
+}
+
+/*
+ * Make room for one entry of @need bytes in an empty staging buffer (a
+ * name longer than the usual buffer holds: only filesystems whose names
+ * exceed NAME_MAX have them).
+ */
+static int gdp_stage_grow(struct gdp_stage *st, size_t need)
+{
+	char *buf = kmalloc(need, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+
+	if (!buf)
+		return -ENOMEM;
+	kfree(st->buf);
+	st->buf = buf;
+	st->cap = need;
+	return 0;
 }
 
 static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
@@ -114,6 +163,7 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 				       unsigned int d_type)
 {
 	struct gdp_stage *st = container_of(ctx, struct gdp_stage, ctx);
+	bool first = !st->nr && !st->delivered;
 	struct gdp_staged *e;
 	size_t need, reclen;
 
@@ -128,44 +178,50 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	 * The next entry must not move that d_off past the dot (ext4 reads
 	 * a one-block directory in hash order, dots anywhere).
 	 */
-	if (st->skip_dots && name[0] == '.' &&
-	    (namelen == 1 || (namelen == 2 && name[1] == '.'))) {
+	if (st->skip_dots && gdp_name_is_dots(name, namelen)) {
 		st->last = NULL;
 		return GDP_FILLDIR_CONTINUE;
 	}
 
+	/* What getdents64's verify_dirent_name() refuses, with its -EIO. */
 	if (unlikely(namelen <= 0 || namelen > GDP_NAME_MAX ||
 		     memchr(name, '/', namelen))) {
-		st->error = -EIO;
-		return gdp_stage_stop(st);
+		if (first)
+			st->error = -EIO;
+		return gdp_stage_stop(st, true);
 	}
 	reclen = GDP_RECLEN(namelen);
 	if (reclen > st->out_left) {
-		if (!st->nr)
+		if (first)
 			st->error = -EINVAL;
-		return gdp_stage_stop(st);
+		return gdp_stage_stop(st, true);
 	}
+	if (!st->budget || (!first && signal_pending(current)))
+		return gdp_stage_stop(st, true);
 	need = GDP_STAGED_LEN(namelen);
-	if (need > st->cap - st->used)
-		return gdp_stage_stop(st);
-	if (st->nr && fatal_signal_pending(current))
-		return gdp_stage_stop(st);
+	if (need > st->cap - st->used) {
+		if (st->nr)
+			return gdp_stage_stop(st, false);
+		if (gdp_stage_grow(st, need)) {
+			if (first)
+				st->error = -ENOMEM;
+			return gdp_stage_stop(st, true);
+		}
+	}
 	/*
 	 * The record's place must be writable before the entry is taken:
 	 * then a bad buffer ends the batch here, where the filesystem keeps
-	 * its position, instead of after the fact with an lseek that is
-	 * not exact on every filesystem (see the top of the file).  A page
-	 * fault here is what filldir64 risks too.
+	 * its position.  A page fault here is what filldir64 risks too.
 	 */
 	if (clear_user(st->ubuf + st->out_used, reclen)) {
-		if (!st->nr)
+		if (first)
 			st->error = -EFAULT;
-		return gdp_stage_stop(st);
+		return gdp_stage_stop(st, true);
 	}
 
 	e = (struct gdp_staged *)(st->buf + st->used);
 	e->ino = ino;
-	e->off = offset;	/* fixed by the next entry or the caller */
+	e->off = offset;	/* fixed by the next entry or the round's end */
 	e->namelen = namelen;
 	e->type = d_type & 15;	/* high bits may carry FILLDIR_FLAG_* */
 	memcpy(e->name, name, namelen);
@@ -175,177 +231,44 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	st->out_used += reclen;
 	st->out_left -= reclen;
 	st->nr++;
+	st->budget--;
 	st->last = e;
 	gdp_dir_context_set_count(ctx, st->out_left);
 	return GDP_FILLDIR_CONTINUE;
 }
 
-static bool gdp_is_dots(const struct gdp_staged *e)
-{
-	return e->name[0] == '.' &&
-	       (e->namelen == 1 || (e->namelen == 2 && e->name[1] == '.'));
-}
-
-/* fstatat() needs search permission on the directory for every name. */
-static int gdp_may_search(const struct path *dir)
-{
-	return inode_permission(gdp_mnt_idmap(dir->mnt), d_inode(dir->dentry),
-				MAY_EXEC);
-}
-
 /*
- * ".." of the directory, as a path walk's ".." step goes: the caller's
- * root is its own parent; at the root of a mount, climb to where the mount
- * is attached (through mounts stacked on mount roots), staying put when
- * that reaches the caller's root or a mount without a parent; then the
- * parent dentry, ENOENT if a bind mount's subtree no longer contains it.
- * Returns 0 with @path held (the caller crosses what is mounted on it),
- * or -errno.
- */
-static int gdp_dotdot(const struct gdp_req *req, struct path *path)
-{
-	struct path p = req->dir->f_path;
-	struct dentry *parent;
-
-	path_get(&p);
-	if (path_equal(&p, &req->root))
-		goto out;
-	if (p.dentry == p.mnt->mnt_root) {
-		struct path up = p;
-
-		path_get(&up);
-		for (;;) {
-			if (!follow_up(&up) || path_equal(&up, &req->root)) {
-				path_put(&up);
-				goto out;
-			}
-			if (up.dentry != up.mnt->mnt_root)
-				break;
-		}
-		path_put(&p);
-		p = up;
-	}
-	parent = dget_parent(p.dentry);
-	if (p.mnt->mnt_root != p.mnt->mnt_sb->s_root &&
-	    !is_subdir(parent, p.mnt->mnt_root)) {
-		dput(parent);
-		path_put(&p);
-		return -ENOENT;
-	}
-	dput(p.dentry);
-	p.dentry = parent;
-out:
-	*path = p;
-	return 0;
-}
-
-/*
- * Cross what is mounted on @path, as the last step of fstatat()'s walk
- * does.  Returns 0, GDP_UNRESOLVED when the result is an automount point
- * or a mount trap that fstatat() would trigger (the caller's own walk
- * does that, with its own root, credentials and namespace), or -errno.
- * Mount traps (autofs's DCACHE_MANAGE_TRANSIT) are left to the caller in
- * every case: their ->d_manage() may wait for a daemon.
- */
-static int gdp_cross_mounts(const struct gdp_req *req, struct path *path)
-{
-	unsigned int managed;
-	int err;
-
-	managed = READ_ONCE(path->dentry->d_flags) & DCACHE_MANAGED_DENTRY;
-	if (!managed)
-		return 0;
-	if (managed & DCACHE_MANAGE_TRANSIT)
-		return GDP_UNRESOLVED;
-	err = gdp_follow_down(path);
-	if (err)
-		return err;
-	managed = READ_ONCE(path->dentry->d_flags);
-	if (managed & DCACHE_MANAGE_TRANSIT)
-		return GDP_UNRESOLVED;
-	if ((managed & DCACHE_NEED_AUTOMOUNT) &&
-	    !(req->flags & GDP_NO_AUTOMOUNT))
-		return GDP_UNRESOLVED;
-	return 0;
-}
-
-/*
- * What fstatat(dirfd, name) would stat, with the caller's permissions.
- * Returns 0 with @path held, GDP_UNRESOLVED when only a full path walk
- * can answer (a symlink to follow, an automount point or a mount trap):
- * the module walks no path of its own (no private fs_struct, no name
- * buffer, no audit names entry per entry), the record says "stat it
- * yourself" instead; or -errno.
+ * What fstatat(dirfd, name, flags) would stat, with the caller's
+ * permissions, by the kernel's own walk: vfs_path_lookup() of the one
+ * component from the directory's path (MAY_EXEC on the directory, RCU
+ * walk then ref walk, ->d_revalidate, mount crossing, automount unless
+ * AT_NO_AUTOMOUNT, mount traps, an ESTALE retry with LOOKUP_REVAL).  Two
+ * cases would differ from the caller's fstatat, because the walk starts
+ * at the directory as its root: ".." (the walk stays at its root) and a
+ * symlink to follow (an absolute target, or one climbing out, would
+ * resolve from the directory).  Those are GDP_UNRESOLVED: the caller
+ * stats them itself.  No symlink is followed here at all: a symlink
+ * mounted on a name, or on what a mount crossing reaches, is seen after
+ * the crossing, where fstatat would follow it.  Returns 0 with @path
+ * held, GDP_UNRESOLVED, or -errno.
  */
 static int gdp_resolve(const struct gdp_req *req, const struct gdp_staged *e,
-		       struct path *path)
+		       unsigned int lookup_flags, struct path *path)
 {
 	const struct path *dir = &req->dir->f_path;
-	struct dentry *dentry;
 	int err;
 
-	if (gdp_is_dots(e)) {
-		err = gdp_may_search(dir);
-		if (err)
-			return err;
-		if (e->namelen == 1) {
-			/* "." is the directory itself, as the walk leaves it. */
-			*path = *dir;
-			path_get(path);
-			return 0;
-		}
-		err = gdp_dotdot(req, path);
-		if (err)
-			return err;
-		goto cross;
-	}
-
-	/* Checks MAY_EXEC on the directory; -ENOENT if it vanished. */
-	dentry = gdp_lookup_positive(dir, e->name, e->namelen);
-	if (IS_ERR(dentry))
-		return PTR_ERR(dentry);
-	if ((req->flags & GDP_FOLLOW) && d_is_symlink(dentry)) {
-		dput(dentry);
+	if (e->namelen == 2 && e->name[0] == '.' && e->name[1] == '.')
+		return GDP_UNRESOLVED;
+	err = vfs_path_lookup(dir->dentry, dir->mnt, e->name, lookup_flags,
+			      path);
+	if (err)
+		return err;
+	if ((req->flags & GDP_FOLLOW) && d_is_symlink(path->dentry)) {
+		path_put(path);
 		return GDP_UNRESOLVED;
 	}
-	path->mnt = mntget(dir->mnt);
-	path->dentry = dentry;
-cross:
-	/* A mountpoint reports the root of what is mounted on it. */
-	err = gdp_cross_mounts(req, path);
-	if (err)
-		path_put(path);
-	return err;
-}
-
-/*
- * A per-entry error as user space may see it.  Lookups and getattr can
- * fail with the kernel's internal codes (>= 512: ERESTARTSYS when a signal
- * interrupts a wait, NFS's ENOTSUPP/EJUKEBOX/EBADHANDLE, ...), which a
- * syscall's return never shows (the entry code restarts or converts them).
- * In a record they would be numbers no libc knows.  Returns the -errno
- * the record carries (negated).
- */
-static int gdp_entry_errno(int err)
-{
-	switch (err) {
-	case -ERESTARTSYS:
-	case -ERESTARTNOINTR:
-	case -ERESTARTNOHAND:
-	case -ERESTART_RESTARTBLOCK:
-		return -EINTR;		/* interrupted: retry with fstatat */
-	case -ENOIOCTLCMD:
-		return -ENOTTY;
-	case -EOPENSTALE:
-		return -ESTALE;
-	case -ENOTSUPP:
-		return -EOPNOTSUPP;
-	case -EJUKEBOX:
-		return -EAGAIN;		/* the server asks to retry later */
-	}
-	if (err >= 0 || -err >= ERESTARTSYS)
-		return -EIO;
-	return err;
+	return 0;
 }
 
 static void gdp_ts(struct statx_timestamp *to, const struct timespec64 *from)
@@ -389,9 +312,9 @@ static void gdp_fill_statx(struct statx *sx, const struct kstat *ks,
  * The point where the kernel's fault injection (fail_function, with
  * CONFIG_FUNCTION_ERROR_INJECTION) makes an entry fail after it resolved,
  * as if vfs_getattr() had: the tests use it to check how errors reach the
- * record, kernel-internal codes included.  Returns 0 otherwise.  noipa,
- * not just noinline: the compiler must not propagate the constant 0 into
- * the caller and drop the check the injected value goes through.
+ * record.  Returns 0 otherwise.  noipa, not just noinline: the compiler
+ * must not propagate the constant 0 into the caller and drop the check
+ * the injected value goes through.
  */
 #if __has_attribute(__noipa__)
 #define gdp_noipa __attribute__((__noipa__))
@@ -404,9 +327,57 @@ static gdp_noipa int gdp_entry_fault(const struct path *path)
 }
 ALLOW_ERROR_INJECTION(gdp_entry_fault, ERRNO);
 
+/* The header every record of @e carries (already zeroed, reclen bytes). */
+static void gdp_fill_header(const struct gdp_staged *e,
+			    struct getdentsplus_entry *rec)
+{
+	rec->d_ino = e->ino;
+	rec->d_off = e->off;
+	rec->reclen = GDP_RECLEN(e->namelen);
+	rec->namelen = e->namelen;
+	rec->d_type = e->type;
+	rec->name_off = GDP_REC_HDR;
+	memcpy(rec->name, e->name, e->namelen);
+	rec->attr_unknown = GDP_ATTR_ALL;
+}
+
 /*
- * Fill one record (already zeroed, reclen bytes).  Failures of the entry
- * go into rec->error and leave stx and attr zero.
+ * Lookup and getattr of one entry, retried once with LOOKUP_REVAL on
+ * ESTALE as vfs_statx() retries (retry_estale()).  Returns 0 with @ks and
+ * @path filled (@path held), GDP_UNRESOLVED, or -errno.
+ */
+static int gdp_stat_entry(const struct gdp_req *req,
+			  const struct gdp_staged *e, struct path *path,
+			  struct kstat *ks)
+{
+	unsigned int lookup_flags = req->lookup_flags;
+	int err;
+
+retry:
+	err = gdp_resolve(req, e, lookup_flags, path);
+	if (err)
+		return err;
+	err = gdp_entry_fault(path);
+	if (!err) {
+		memset(ks, 0, sizeof(*ks));
+		err = vfs_getattr(path, ks, req->mask, req->query_flags);
+	}
+	if (!err)
+		return 0;
+	path_put(path);
+	if (retry_estale(err, lookup_flags)) {
+		lookup_flags |= LOOKUP_REVAL;
+		goto retry;
+	}
+	return err;
+}
+
+/*
+ * Fill one record (already zeroed, reclen bytes).  An entry that vanished
+ * (ENOENT) or may not be searched (EACCES) says so in rec->error; any
+ * other failure (EINTR, ENOMEM, EIO, ...) leaves the entry to the caller
+ * (GDP_REC_UNRESOLVED), whose fstatat reports it through the syscall
+ * return path, restarts included.
  */
 static void gdp_fill_record(const struct gdp_req *req,
 			    const struct gdp_staged *e,
@@ -416,50 +387,31 @@ static void gdp_fill_record(const struct gdp_req *req,
 	struct kstat ks;
 	int err;
 
-	rec->d_ino = e->ino;
-	rec->d_off = e->off;
-	rec->reclen = GDP_RECLEN(e->namelen);
-	rec->namelen = e->namelen;
-	rec->d_type = e->type;
-	rec->name_off = GDP_REC_HDR;
-	memcpy(rec->name, e->name, e->namelen);
-	rec->attr_unknown = GDP_ATTR_ALL;
-
-	err = gdp_resolve(req, e, &path);
-	if (err == GDP_UNRESOLVED) {
+	gdp_fill_header(e, rec);
+	err = gdp_stat_entry(req, e, &path, &ks);
+	if (err == -ENOENT || err == -EACCES) {
+		rec->error = -err;
+		return;
+	}
+	if (err) {
 		/* stx and attr stay zero, every bit unknown: see the header. */
 		rec->flags = GDP_REC_UNRESOLVED;
 		return;
 	}
-	if (err)
-		goto err_entry;
-	err = gdp_entry_fault(&path);
-	if (err)
-		goto err_path;
-
-	memset(&ks, 0, sizeof(ks));
-	err = vfs_getattr(&path, &ks, req->mask, req->query_flags);
-	if (err)
-		goto err_path;
-
 	gdp_fill_statx(&rec->stx, &ks, &path);
 	gdp_attr_fill(&path, ks.mode, req->flags, &rec->attr,
 		      &rec->attr_unknown);
 	path_put(&path);
-	return;
-
-err_path:
-	path_put(&path);
-err_entry:
-	rec->error = -gdp_entry_errno(err);
 }
 
 /*
  * Fill the record of the directory itself (GDP_WANT_SELF; already zeroed,
  * GDP_RECLEN(0) bytes): what fstat() of the fd returns, which needs no
- * permission, so neither does this.
+ * permission, so neither does this.  Returns false when there is no such
+ * record: a failure other than ENOENT or EACCES is the caller's fstat's
+ * to report.
  */
-static void gdp_fill_self(const struct gdp_req *req,
+static bool gdp_fill_self(const struct gdp_req *req,
 			  struct getdentsplus_entry *rec)
 {
 	const struct path *path = &req->dir->f_path;
@@ -476,13 +428,16 @@ static void gdp_fill_self(const struct gdp_req *req,
 
 	memset(&ks, 0, sizeof(ks));
 	err = vfs_getattr(path, &ks, req->mask, req->query_flags);
-	if (err) {
-		rec->error = -gdp_entry_errno(err);
-		return;
+	if (err == -ENOENT || err == -EACCES) {
+		rec->error = -err;
+		return true;
 	}
+	if (err)
+		return false;
 	gdp_fill_statx(&rec->stx, &ks, path);
 	gdp_attr_fill(path, ks.mode, req->flags, &rec->attr,
 		      &rec->attr_unknown);
+	return true;
 }
 
 /*
@@ -492,9 +447,7 @@ static void gdp_fill_self(const struct gdp_req *req,
  * directory cannot seek at all (no ->llseek, or FMODE_LSEEK cleared): its
  * readdir then has no state but the position, which iterate_dir() hands it
  * from f_pos, so writing f_pos (what default_llseek() does) is that seek.
- * Any other failure leaves the position where the filesystem put it: the
- * staged entries are skipped rather than the filesystem's own state
- * contradicted.  Called with f_pos_lock held.
+ * Called with f_pos_lock held.
  */
 static void gdp_set_pos(struct file *file, loff_t pos)
 {
@@ -504,112 +457,73 @@ static void gdp_set_pos(struct file *file, loff_t pos)
 		file->f_pos = pos;
 }
 
-/*
- * Staged entries were not all delivered: put the position back on @pos
- * (after the last delivered record) so that the next read returns them,
- * unless someone else used the position since the staging left it at
- * @staged_end (another thread reading or seeking the same open file:
- * their position wins, the undelivered entries are skipped for this
- * caller as they would be for two getdents64 callers sharing a file).
- * A fatal signal also skips the rewind: the task is going away.
- */
-static void gdp_rewind(struct file *file, loff_t pos, loff_t staged_end)
+/* Copy one built record out; false when the buffer faulted. */
+static bool gdp_put_record(struct gdp_out *out,
+			   const struct getdentsplus_entry *rec)
 {
-	if (mutex_lock_killable(&file->f_pos_lock))
-		return;
-	if (file->f_pos == staged_end)
-		gdp_set_pos(file, pos);
-	mutex_unlock(&file->f_pos_lock);
+	char __user *to = out->ubuf + out->done;
+
+	if (copy_to_user(to, rec, rec->reclen)) {
+		out->fault = true;
+		return false;
+	}
+	out->last = (struct getdentsplus_entry __user *)to;
+	out->last_flags = rec->flags;
+	out->done += rec->reclen;
+	return true;
 }
 
 /*
- * Deliver the staged entries, after the directory's own record @self_rec
- * (filled before the read; NULL: none).  @pos is the position before the
- * first one, @staged_end the
- * position the staging left; @at_end: the staging reached the end of the
- * directory (the last record gets GDP_REC_END).  Runs without
- * f_pos_lock.  Returns the bytes written, or -EFAULT / -EINTR when
- * nothing was.
+ * Deliver the entries staged in one round.  @rec is a zeroed-per-record
+ * scratch of *@rec_cap bytes (grown for a long name).  Once a signal is
+ * pending, the rest of the round is delivered without lookups
+ * (GDP_REC_UNRESOLVED), so the call returns promptly and no staged entry
+ * needs to be read again.  On a fault, the position goes back to the
+ * first entry not delivered.  Returns 0 or -ENOMEM (nothing of the round
+ * delivered then: the position is put back too).
  */
-static long gdp_emit(const struct gdp_req *req, const struct gdp_stage *st,
-		     struct getdentsplus_entry *rec, char __user *ubuf,
-		     loff_t pos, loff_t staged_end,
-		     const struct getdentsplus_entry *self_rec, bool at_end)
+static int gdp_emit_round(const struct gdp_req *req, struct gdp_stage *st,
+			  struct getdentsplus_entry **rec, size_t *rec_cap,
+			  struct gdp_out *out, loff_t pos)
 {
 	const struct gdp_staged *e = (const struct gdp_staged *)st->buf;
-	size_t done = 0;
 	unsigned int i;
-	long err = 0;
 
-	if (self_rec) {
-		memcpy(rec, self_rec, GDP_RECLEN(0));
-		if (at_end && !st->nr)
-			rec->flags |= GDP_REC_END;
-		if (copy_to_user(ubuf, rec, GDP_RECLEN(0))) {
-			if (st->nr)
-				gdp_rewind(req->dir, pos, staged_end);
-			return -EFAULT;
-		}
-		done = GDP_RECLEN(0);
-	}
 	for (i = 0; i < st->nr; i++) {
 		size_t reclen = GDP_RECLEN(e->namelen);
 
-		if (fatal_signal_pending(current)) {
-			err = -EINTR;
-			break;
+		if (reclen > *rec_cap) {
+			struct getdentsplus_entry *bigger;
+
+			bigger = kmalloc(reclen, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+			if (!bigger) {
+				/* Ends the batch before this entry. */
+				gdp_set_pos(req->dir, pos);
+				out->fault = true;
+				return out->done ? 0 : -ENOMEM;
+			}
+			kfree(*rec);
+			*rec = bigger;
+			*rec_cap = reclen;
 		}
-		memset(rec, 0, reclen);
-		gdp_fill_record(req, e, rec);
-		if (at_end && i + 1 == st->nr)
-			rec->flags |= GDP_REC_END;
-		if (copy_to_user(ubuf + done, rec, reclen)) {
-			err = -EFAULT;
-			break;
+		if (out->done && !out->interrupted && signal_pending(current))
+			out->interrupted = true;
+		memset(*rec, 0, reclen);
+		if (out->interrupted) {
+			gdp_fill_header(e, *rec);
+			(*rec)->flags = GDP_REC_UNRESOLVED;
+		} else {
+			gdp_fill_record(req, e, *rec);
 		}
-		done += reclen;
+		if (!gdp_put_record(out, *rec)) {
+			gdp_set_pos(req->dir, pos);
+			return 0;
+		}
 		pos = e->off;
 		e = (const void *)e + GDP_STAGED_LEN(e->namelen);
 		cond_resched();
 	}
-	/*
-	 * Staged but not delivered (a fatal signal, or the buffer changed
-	 * under us since the actor checked it): read again next time.
-	 */
-	if (i < st->nr)
-		gdp_rewind(req->dir, pos, staged_end);
-	/* The directory's own record alone is no progress: report why. */
-	if (self_rec && i == 0 && st->nr)
-		return err;
-	return done ? (long)done : err;
-}
-
-/*
- * Read names until the staging stops or the filesystem has no more.  A
- * filesystem may return from one read before the end without being full
- * (FUSE reads a page of its daemon's entries at a time): ask again when
- * the end must be known (@want_end), and when all it offered were skipped
- * dots, so that a call returns 0 only at the end.  Bounded: a filesystem
- * that offers entries without moving on gets no end mark, not a loop.
- * Returns iterate_dir()'s result; *@at_end says whether the end was seen.
- */
-static int gdp_stage_names(struct file *file, struct gdp_stage *st,
-			   bool want_end, bool *at_end)
-{
-	int rounds = 8;
-	int ret;
-
-	ret = iterate_dir(file, &st->ctx);
-	while (ret >= 0 && !st->stopped && st->seen &&
-	       (want_end || !st->nr) && rounds-- > 0) {
-		if (fatal_signal_pending(current))
-			break;
-		cond_resched();
-		st->seen = 0;
-		ret = iterate_dir(file, &st->ctx);
-	}
-	*at_end = ret >= 0 && !st->stopped && !st->seen;
-	return ret;
+	return 0;
 }
 
 static int gdp_check_args(size_t size, u32 mask, u32 flags)
@@ -626,17 +540,61 @@ static int gdp_check_args(size_t size, u32 mask, u32 flags)
 }
 
 /*
- * Staging bytes for a request of @size: a staged entry takes at most
- * 27 + namelen bytes where its record takes at least 297 + namelen, so a
- * quarter of the request holds every batch whose names average up to 63
- * bytes (longer names end a batch early, never wrongly), and one entry of
- * any length always fits (its record fits in @size, or the call is EINVAL).
+ * The rounds of one call (see the top of the file), after the directory's
+ * own record if any.  Reads while the caller's buffer has room: a
+ * filesystem that returns from one read before its end (FUSE reads a page
+ * of its daemon's entries at a time) is asked again, as the caller's next
+ * getdents64 would ask it, so a listing makes no more reads than
+ * getdents64's.  A round that offered only skipped dots does not count
+ * towards the bound on rounds without progress (a filesystem that offers
+ * entries without moving on ends the batch, without an end mark).
+ * Returns what iterate_dir() last returned; *@at_end says whether the
+ * end of the directory was seen.
  */
-static size_t gdp_stage_cap(size_t size)
+static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
+		      struct getdentsplus_entry **rec, size_t *rec_cap,
+		      struct gdp_out *out, bool *at_end)
 {
-	return clamp_t(size_t, size / 4,
-		       min_t(size_t, size, GDP_STAGED_LEN(GDP_NAME_MAX)),
-		       GDP_STAGE_MAX);
+	struct file *file = req->dir;
+	int idle = 8;
+	int ret;
+
+	*at_end = false;
+	for (;;) {
+		loff_t pos = file->f_pos;
+
+		st->used = 0;
+		st->nr = 0;
+		st->seen = 0;
+		st->last = NULL;
+		st->stopped = false;
+		ret = iterate_dir(file, &st->ctx);
+		if (st->last)
+			st->last->off = st->ctx.pos;
+		if (st->nr) {
+			int err = gdp_emit_round(req, st, rec, rec_cap, out, pos);
+
+			if (err) {
+				ret = err;
+				break;
+			}
+			st->delivered = true;
+			if (out->fault)
+				break;
+		}
+		if (ret < 0 || st->batch_full || out->interrupted)
+			break;
+		if (!st->stopped && !st->seen) {
+			*at_end = true;
+			break;
+		}
+		if (!st->nr && !--idle)
+			break;
+		if (signal_pending(current))
+			break;
+		cond_resched();
+	}
+	return ret;
 }
 
 long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
@@ -647,11 +605,12 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		.mask = statx_mask,
 		.flags = flags,
 	};
-	struct getdentsplus_entry *rec, *self_rec = NULL;
+	struct gdp_out out = { .ubuf = ubuf };
+	struct getdentsplus_entry *rec;
+	size_t rec_cap;
 	struct file *file;
 	struct fd f;
-	loff_t pos, staged_end;
-	bool self, at_end;
+	bool at_end;
 	long ret;
 
 	ret = gdp_check_args(size, statx_mask, flags);
@@ -661,6 +620,10 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	if (!access_ok(ubuf, size))
 		return -EFAULT;
 
+	/* As fstatat() derives them from AT_NO_AUTOMOUNT (no symlink is
+	 * followed here: see gdp_resolve()). */
+	if (!(flags & GDP_NO_AUTOMOUNT))
+		req.lookup_flags |= LOOKUP_AUTOMOUNT;
 	if (flags & GDP_STATX_FORCE_SYNC)
 		req.query_flags |= AT_STATX_FORCE_SYNC;
 	if (flags & GDP_STATX_DONT_SYNC)
@@ -680,81 +643,77 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		goto err_fdput;
 
 	/*
-	 * What fdget_pos() does for getdents64, taken unconditionally, but
-	 * killable, and before any allocation: tasks queued on one shared fd
-	 * hold no buffers while they wait.
+	 * What fdget_pos() does for getdents64, taken unconditionally (the
+	 * module cannot call it), killable, and held for the whole call:
+	 * the position is consistent after every call, and only users of
+	 * the same open file wait, as they wait for getdents64.
 	 */
 	if (mutex_lock_killable(&file->f_pos_lock)) {
 		ret = -EINTR;
 		goto err_fdput;
 	}
 	/*
-	 * Sizes the caller chooses: a failure is the caller's ENOMEM, not a
-	 * kernel warning with a stack trace (__GFP_NOWARN).
+	 * Small, fixed sizes, whatever the caller's buffer: a call blocked
+	 * in the filesystem holds these two and nothing more.
 	 */
 	ret = -ENOMEM;
-	rec = kmalloc(min_t(size_t, size, GDP_RECLEN(GDP_NAME_MAX)),
-		      GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	rec_cap = GDP_RECLEN(NAME_MAX);
+	rec = kmalloc(rec_cap, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!rec)
 		goto err_unlock;
-	st.cap = gdp_stage_cap(size);
-	st.buf = kvmalloc(st.cap, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	st.cap = GDP_STAGE_CHUNK;
+	st.buf = kmalloc(st.cap, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!st.buf)
 		goto err_free_rec;
 	st.ubuf = ubuf;
 	st.out_left = size;
 	st.skip_dots = flags & GDP_SKIP_DOTS;
-	pos = file->f_pos;
-	/* The directory's own record takes the buffer's first bytes. */
-	self = (flags & GDP_WANT_SELF) && pos == 0;
-	if (self) {
-		ret = -ENOMEM;
-		self_rec = kzalloc(GDP_RECLEN(0), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-		if (!self_rec)
-			goto err_free_stage;
-		/*
-		 * Before the directory is read, as ls -R's fstat comes before
-		 * its read: on NFS a READDIR invalidates the directory's cached
-		 * atime, and a getattr after it would be a GETATTR round trip
-		 * that fstat-then-getdents64 does not make.
-		 */
-		gdp_fill_self(&req, self_rec);
-		ret = -EFAULT;
-		if (clear_user(ubuf, GDP_RECLEN(0)))
-			goto err_free_stage;
-		st.out_used = GDP_RECLEN(0);
-		st.out_left -= GDP_RECLEN(0);
+	st.budget = audit_dummy_context() ? UINT_MAX : GDP_AUDIT_MAX_ENTRIES;
+
+	/*
+	 * The directory's own record takes the buffer's first bytes.  Taken
+	 * before the directory is read, as ls -R's fstat comes before its
+	 * read: on NFS a READDIR invalidates the directory's cached atime,
+	 * and a getattr after it would be a GETATTR round trip that
+	 * fstat-then-getdents64 does not make.
+	 */
+	if ((flags & GDP_WANT_SELF) && file->f_pos == 0) {
+		memset(rec, 0, GDP_RECLEN(0));
+		if (gdp_fill_self(&req, rec)) {
+			ret = -EFAULT;
+			if (!gdp_put_record(&out, rec))
+				goto err_free_stage;
+			st.out_used = out.done;
+			st.out_left -= out.done;
+		}
 	}
 	gdp_dir_context_set_count(&st.ctx, st.out_left);
-	get_fs_root(current->fs, &req.root);
 
-	ret = gdp_stage_names(file, &st, flags & GDP_MARK_END, &at_end);
-	if (st.last)
-		st.last->off = st.ctx.pos;
-	staged_end = file->f_pos;
+	ret = gdp_rounds(&req, &st, &rec, &rec_cap, &out, &at_end);
 	/*
-	 * The position is settled: like getdents64, hold its lock only for
-	 * the directory read.  The per-entry phase (lookups, getattr, each
-	 * possibly a network round trip) must not block other users of the
-	 * open file; everything it needs is staged or held (the file).
+	 * The directory's own record alone is no progress when entries
+	 * were there to read: report why (the position is still 0).
 	 */
-	mutex_unlock(&file->f_pos_lock);
-	if (st.nr || (self && ret >= 0 && !st.error))
-		ret = gdp_emit(&req, &st, rec, ubuf, pos, staged_end, self_rec,
-			       at_end && (flags & GDP_MARK_END));
-	else if (ret >= 0)
+	if (out.done && !st.delivered && !at_end && (ret < 0 || st.error))
+		out.done = 0;
+	if (out.done) {
+		if (at_end && (flags & GDP_MARK_END))
+			put_user(out.last_flags | GDP_REC_END, &out.last->flags);
+		ret = out.done;
+	} else if (ret >= 0) {
 		ret = st.error;		/* 0 at end of directory */
+		if (!ret && out.fault)
+			ret = -EFAULT;
+	}
 
-	path_put(&req.root);
-	kfree(self_rec);
-	kvfree(st.buf);
+	mutex_unlock(&file->f_pos_lock);
+	kfree(st.buf);
 	kfree(rec);
 	fdput(f);
 	return ret;
 
 err_free_stage:
-	kfree(self_rec);
-	kvfree(st.buf);
+	kfree(st.buf);
 err_free_rec:
 	kfree(rec);
 err_unlock:

@@ -12,8 +12,7 @@ EXTRA_DIST += kernel-module/Kbuild kernel-module/Makefile \
 	kernel-module/compat/HAVE_DIR_CONTEXT_COUNT.c \
 	kernel-module/compat/HAVE_FD_FILE.c \
 	kernel-module/compat/HAVE_FILLDIR_BOOL.c \
-	kernel-module/compat/HAVE_FOLLOW_DOWN_FLAGS.c \
+	kernel-module/compat/HAVE_VFS_PATH_LOOKUP_DECL.c \
 	kernel-module/compat/HAVE_GET_INODE_ACL.c \
-	kernel-module/compat/HAVE_LOOKUP_ONE_QSTR.c \
 	kernel-module/compat/HAVE_MNT_IDMAP.c \
 	kernel-module/compat/HAVE_VFS_GET_ACL.c

@@ -15,6 +15,11 @@
    module unloaded) is replaced by the ioctl, or for that batch by
    getdents64 + statx, call by call: never a failed listing.
 
+   The module answers attribute bits from memory only (GDP_ATTR_CACHED)
+   for a directory on a remote filesystem (dirplus-fs.c's kind of its
+   device, from dirplus_set_dev); the bits it leaves unknown are asked
+   here, as the sync backend asks them.
+
    A directory read to its end in one call costs that one call: the
    module marks the last record (GDP_MARK_END, ABI version 3), so no
    second call asks for the end, and for ls -R it returns the
@@ -287,6 +292,12 @@ gdp_read (struct dirplus_dir *d)
 
   if (gdp_supported & GDP_MARK_END)
     flags |= GDP_MARK_END;
+  /* Where an attribute read is a round trip, the module answers from
+     memory only, and what it leaves unknown is asked here, overlapped
+     (dirplus_resolve_unknown).  Since ABI 4 the module no longer decides
+     that from a list of its own.  */
+  if (DIRPLUS_FS_LOCAL < d->fs_kind)
+    flags |= GDP_ATTR_CACHED;
   if (d->want_self)
     flags |= GDP_WANT_SELF;
 

@@ -339,8 +339,7 @@ dirplus_fstat (struct dirplus_dir *d, struct stat *st)
 void
 dirplus_set_dev (struct dirplus_dir *d, dev_t dev)
 {
-  if (d->fs_kind < 0)
-    d->fs_kind = dirplus_fs_kind (dev);
+  d->fs_kind = dirplus_fs_kind (dev);
 }
 
 /** The file descriptor of D.  */

@@ -155,7 +155,11 @@ int dirplus_fstat (struct dirplus_dir *d, struct stat *st);
 
 /* Tell the library the device D is on (ls learns it from its fstat of
    the directory for -R's cycle check): it decides how D's
-   subdirectories are read without a system call of its own.  */
+   subdirectories are read without a system call of its own.  Called
+   before the first read with the device D is most likely on (its
+   parent's, or the operand's stat), it also decides how D itself is
+   read (the getdentsplus backend asks a remote filesystem's attribute
+   bits from memory only); a later call corrects it.  */
 void dirplus_set_dev (struct dirplus_dir *d, dev_t dev);
 
 /* Hint that NAMES[0..N-1], subdirectories of D, will be opened next with

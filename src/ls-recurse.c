@@ -196,7 +196,7 @@ collect_subdirs (struct level *lv, size_t *alloc)
    it and return false.  */
 static bool
 list_dir (int parentfd, char const *name, bool command_line_arg,
-          struct level *lv)
+          dev_t const *dev_hint, struct level *lv)
 {
   struct dirplus_dir *d = gather_opendir (parentfd, name, command_line_arg);
   if (!d)
@@ -205,6 +205,11 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
                     path);
       return false;
     }
+  /* The device it is most likely on (its own stat as an operand, its
+     parent's below): the library picks how to read it before the first
+     read; the directory's own stat corrects it below.  */
+  if (dev_hint)
+    dirplus_set_dev (d, *dev_hint);
   int fd = dirplus_fd (d);
   lv->fd = fd;
   lv->dir = d;
@@ -417,17 +422,17 @@ reopen_level (struct level *stack, size_t i)
   return true;
 }
 
-/** List directory NAME (an operand, or "." by default) and, with -R,
-   everything below it.  */
+/** List directory NAME (an operand, or "." by default; DEV_HINT its
+   device if known, else NULL) and, with -R, everything below it.  */
 static void
-list_tree (char const *name)
+list_tree (char const *name, dev_t const *dev_hint)
 {
   struct level *stack = NULL;
   size_t depth = 0, alloc = 0;
 
   path_set (name);
   stack = x2nrealloc (stack, &alloc, sizeof *stack);
-  if (!list_dir (AT_FDCWD, name, true, &stack[0]))
+  if (!list_dir (AT_FDCWD, name, true, dev_hint, &stack[0]))
     {
       free (stack);
       return;
@@ -465,7 +470,7 @@ list_tree (char const *name)
               top = &stack[depth - 1];
             }
           struct level *child = &stack[depth];
-          bool ok = list_dir (top->fd, sub, false, child);
+          bool ok = list_dir (top->fd, sub, false, &top->dev, child);
           free (sub);
           if (ok)
             {
@@ -522,6 +527,8 @@ list_operands (char **names, int n)
     }
 
   char **dirs = NULL;
+  dev_t *devs = NULL;		/* DIRS[i]'s device, when HAVE_DEV[i] */
+  bool *have_dev = NULL;
   size_t ndirs = 0;
 
   listing_clear (&cur);
@@ -532,6 +539,8 @@ list_operands (char **names, int n)
       else
         {
           dirs = xmalloc (sizeof *dirs);
+          have_dev = xcalloc (1, sizeof *have_dev);
+          devs = xmalloc (sizeof *devs);
           dirs[ndirs++] = xstrdup (".");
         }
     }
@@ -550,11 +559,17 @@ list_operands (char **names, int n)
           /* Directories are listed after the files, in sorted order.  */
           nfiles = 0;
           dirs = xnrealloc (dirs, cur.used, sizeof *dirs);
+          devs = xnrealloc (devs, cur.used, sizeof *devs);
+          have_dev = xnrealloc (have_dev, cur.used, sizeof *have_dev);
           for (size_t i = 0; i < cur.used; i++)
             {
               struct fileinfo *f = cur.sorted[i];
               if (f->filetype == arg_directory)
-                dirs[ndirs++] = xstrdup (f->name);
+                {
+                  have_dev[ndirs] = f->stat_ok;
+                  devs[ndirs] = f->stat.st_dev;
+                  dirs[ndirs++] = xstrdup (f->name);
+                }
               else
                 cur.sorted[nfiles++] = f;
             }
@@ -574,9 +589,11 @@ list_operands (char **names, int n)
 
   for (size_t i = 0; i < ndirs; i++)
     {
-      list_tree (dirs[i]);
+      list_tree (dirs[i], have_dev[i] ? &devs[i] : NULL);
       free (dirs[i]);
       print_dir_name = true;
     }
   free (dirs);
+  free (devs);
+  free (have_dev);
 }

@@ -16,6 +16,23 @@
  * after a call, the position is the d_off of the last record returned, so
  * getdents64, lseek and getdentsplus may be interleaved on the same fd.
  *
+ * Position (ABI 4): like getdents64, the call holds the open file's
+ * position lock for its whole duration, lookups and getattr included,
+ * and moves the position once, to the d_off of the last record it
+ * returns: the position is consistent after every call, whatever other
+ * users of the same open file do.  They wait for the call, as they wait
+ * for getdents64 on a slow filesystem; users of other open files of the
+ * same directory never do.  Every entry read from the directory is
+ * returned (no rewind by guess): a pending signal turns the rest of the
+ * batch into GDP_REC_UNRESOLVED records instead of dropping it.
+ *
+ * Each record is what fstatat(dirfd, name, flags) from the caller gives:
+ * the name is resolved by the kernel's own path walk from the directory
+ * (permission to search it, mount crossing, automount unless
+ * GDP_NO_AUTOMOUNT, ESTALE retried as statx retries it).  The two cases
+ * that walk cannot answer as the caller's would, ".." and a symlink to
+ * follow under GDP_FOLLOW, are GDP_REC_UNRESOLVED.
+ *
  * Errors for the call as a whole: EBADF (bad or O_PATH fd), ENOTDIR,
  * EINVAL (unknown flag or mask bits, both sync flags, nonzero __reserved,
  * size below GETDENTSPLUS_ENTRY_MIN, or the next entry's record does not
@@ -25,11 +42,17 @@
  * error (e.g. EIO, ENOENT for a removed directory) when no entry was read.
  * Once some records are delivered, a later fault or signal just ends the
  * batch: the call returns their bytes.  Per-entry failures never fail the
- * call: they are reported in the record's "error" field (ENOENT: the name
- * vanished since the directory was read; EACCES: no search permission on
- * the directory; ELOOP, ...) with stx and attr all zero.  The error is
- * always a positive errno user space knows (never a kernel-internal code:
- * an entry interrupted by a signal reports EINTR; retry it with fstatat).
+ * call.  Two are reported in the record's "error" field, with stx and
+ * attr all zero: ENOENT (the name vanished since the directory was read)
+ * and EACCES (no search permission on the directory).  Any other failure
+ * of an entry (EINTR, ENOMEM, EIO, ESTALE after its retry, ...) makes the
+ * record GDP_REC_UNRESOLVED: the caller's own fstatat then reports it
+ * through the system call's return, with its restart semantics.  Kernel
+ * memory held by a call does not depend on the buffer size: two small
+ * buffers (a page of names, one record), as for getdents64 plus a page.
+ * An audited task (an audit rule matching the caller) gets at most 256
+ * entries per call: each lookup pins its name (one page) until the call
+ * returns, at most 1 MiB.
  *
  * The syscall number is not fixed: the module picks a free slot of the
  * x86-64 table and publishes it in /sys/module/getdentsplus/parameters/nr
@@ -56,6 +79,19 @@
  * spelling of the ioctl (version 1's _IOWR number is still accepted).
  * 3 added GDP_WANT_SELF and GDP_MARK_END with their record flags
  * GDP_REC_SELF and GDP_REC_END (set only for a caller that asks).
+ * 4 kept the request and record layouts and changed the rules: the
+ * position lock is held for the whole call (see "Position"), names are
+ * resolved by the kernel's walk (automount points are mounted unless
+ * GDP_NO_AUTOMOUNT, as fstatat does; ".." is GDP_REC_UNRESOLVED), only
+ * ENOENT and EACCES reach a record's error, a signal ends a batch with
+ * GDP_REC_UNRESOLVED records, GDP_ATTR_CACHED means "no call into the
+ * filesystem" and applies only when asked (no list of remote filesystem
+ * types any more: the caller asks for it where a read is a round trip),
+ * and the self record is left out when its getattr fails other than
+ * with ENOENT or EACCES (then fstat(2) the fd).
+ * A version 3 caller lists correctly on it (every rule change shows as a
+ * record it already handles); on a remote filesystem it gets the
+ * attribute bits the slow way (read by the kernel, one entry at a time).
  * A newer module never changes what an older caller reads: a record
  * grows only for a request flag that asks for the new fields, which an
  * older caller does not pass.  A newer caller meeting an older module
@@ -68,7 +104,7 @@
 #include <linux/ioctl.h>
 #include <linux/stat.h>		/* struct statx, STATX_* */
 
-#define GETDENTSPLUS_ABI_VERSION	3
+#define GETDENTSPLUS_ABI_VERSION	4
 
 /* Request flags. */
 #define GDP_FOLLOW		0x0001	/* stat symlink targets (stat, not lstat) */
@@ -78,7 +114,7 @@
 #define GDP_WANT_ACL		0x0010	/* compute GDP_ATTR_ACL_ACCESS/DEFAULT */
 #define GDP_WANT_LABEL		0x0020	/* compute GDP_ATTR_LABEL */
 #define GDP_WANT_CAP		0x0040	/* compute GDP_ATTR_CAP */
-#define GDP_ATTR_CACHED		0x0080	/* attribute bits only from memory */
+#define GDP_ATTR_CACHED		0x0080	/* attribute bits without the fs */
 #define GDP_SKIP_DOTS		0x0100	/* leave out "." and ".." */
 #define GDP_WANT_SELF		0x0200	/* v3: the directory's own record first */
 #define GDP_MARK_END		0x0400	/* v3: mark the directory's last record */
@@ -95,8 +131,9 @@
  * GDP_REC_SELF in flags, namelen 0 and an empty name, d_type DT_DIR,
  * d_ino the directory's inode number, d_off 0 (resuming there reads the
  * directory again from its start), and in stx and attr what fstat(2) of
- * the fd and the attribute rules below give (a failure in error, as for
- * any entry).  It spares a reader that needs the directory's own stat
+ * the fd and the attribute rules below give (ENOENT or EACCES in error,
+ * as for any entry; after any other failure the record is left out:
+ * fstat(2) the fd to see it).  It spares a reader that needs the directory's own stat
  * (ls -R: device and inode, to detect loops) an fstat(2); it is taken
  * before the directory is read, as that fstat would be.  The buffer
  * must hold it and the first entry (else EINVAL, as for one entry, and
@@ -107,12 +144,12 @@
  * GDP_MARK_END: when the call read the directory to its end, the last
  * record it returns carries GDP_REC_END: the next call would return 0
  * (unless entries are created meanwhile), so the caller need not make
- * it.  The module then asks the filesystem again before it returns,
- * until the filesystem has nothing more (some read a directory a part
- * at a time); a batch ended early (a full buffer, a signal, a fault)
- * carries no mark.  A call returning 0 still means the end.  Without
- * the flag, the call also asks again when the filesystem has returned
- * only skipped dots, so that 0 always means the end under GDP_SKIP_DOTS.
+ * it.  A call reads the directory while its buffer has room (a
+ * filesystem that reads a directory a part at a time is asked again,
+ * as the next getdents64 would ask it), with or without the flag: the
+ * mark never costs a read that getdents64 would not make.  A batch
+ * ended early (a full buffer, a signal, a fault) carries no mark.  A
+ * call returning 0 still means the end, also under GDP_SKIP_DOTS.
  */
 /* GDP_STATX_FORCE_SYNC together with GDP_STATX_DONT_SYNC: EINVAL. */
 
@@ -146,22 +183,28 @@
  *   - reading it failed with an error other than ENODATA/EOPNOTSUPP;
  *   - the "cached" rule below applies and memory does not answer it.
  *
- * The cached rule: attribute bits come only from what the kernel holds in
- * memory, never from a round trip to a server or a daemon:
+ * The cached rule (GDP_ATTR_CACHED): no attribute bit calls into the
+ * filesystem (no disk read, no round trip to a server or a daemon); what
+ * the kernel's memory cannot answer is unknown:
  *   - ACL bits from the inode's ACL cache (what the kernel keeps after any
- *     ACL read: getfacl, ls -l, an earlier call, the filesystem's own
- *     revalidation drops it).  An inode whose filesystem has no POSIX ACL
- *     support, or whose ACLs the filesystem never fetches (no ->get_acl),
- *     answers "absent" as without the rule.  Not cached: unknown.
- *   - GDP_ATTR_LABEL and GDP_ATTR_CAP: on a remote filesystem (below)
- *     unknown; on any other filesystem read as without the rule (a local
- *     xattr read: possibly a disk read, never a network round trip).
- * The rule applies to the whole call with GDP_ATTR_CACHED, and, without
- * the flag, to every entry that lives on a filesystem where reading an
- * attribute may be a network or daemon round trip: NFS, SMB/CIFS, FUSE
- * (fuseblk too), Ceph, 9P, AFS, Coda, OrangeFS, GFS2, OCFS2, Lustre, GPFS
- * (by statfs f_type).  Stat data is never affected: it is what statx(2)
- * with the same AT_STATX_* flag returns, attribute cache included.
+ *     ACL read: getfacl, ls -l, an earlier call; the filesystem's own
+ *     revalidation drops it), or from the VFS alone where the filesystem
+ *     has no POSIX ACL support or no ACL fetch.  Not cached: unknown.
+ *   - GDP_ATTR_LABEL and GDP_ATTR_CAP: known only for an inode without
+ *     xattr handlers (then the LSM, from memory, or nobody answers);
+ *     otherwise unknown.
+ * The rule applies only when asked.  Ask it where reading an attribute
+ * is a network or daemon round trip (NFS, SMB, FUSE, Ceph, ...: by the
+ * filesystem type, e.g. from /proc/self/mountinfo) and ask the unknown
+ * bits yourself, many at once.  Stat data and name resolution are not
+ * affected: they are what fstatat(2) and statx(2) with the same
+ * AT_STATX_* flag do, ->revalidate and ->getattr included.
+ *
+ * GDP_ATTR_LABEL is the security label as getxattr("security.selinux")
+ * reads it, which is what GNU ls (getfilecon) reads: the label SELinux
+ * holds in memory where SELinux is the active LSM, the stored xattr
+ * otherwise.  Other LSMs' labels (Smack's security.SMACK64, ...) are not
+ * this bit.
  */
 
 /*
@@ -191,13 +234,16 @@ struct getdentsplus_entry {
 
 /*
  * Record flags.
- * GDP_REC_UNRESOLVED: only a path walk of the caller's own can say what
- * fstatat(dirfd, name, ...) would stat: a symlink under GDP_FOLLOW, an
- * automount point without GDP_NO_AUTOMOUNT, a mount trap (autofs).  The
- * module walks no paths: error is 0, stx (stx_mask 0 included) and attr
- * are zero, attr_unknown is GDP_ATTR_ALL; the caller stats the name
- * itself.  (A version 1 caller sees error 0 with stx_mask 0, i.e.
- * nothing filled, and does the same.)
+ * GDP_REC_UNRESOLVED: the entry is left to the caller, who stats the name
+ * itself (fstatat(dirfd, name, ...)): error is 0, stx (stx_mask 0
+ * included) and attr are zero, attr_unknown is GDP_ATTR_ALL.  Since ABI 4
+ * that is: "..", a symlink under GDP_FOLLOW (the kernel's walk from the
+ * directory would resolve its target from there, not from the caller's
+ * root), an entry whose lookup or getattr failed other than with ENOENT
+ * or EACCES, and the rest of a batch once a signal is pending.  (Earlier
+ * versions: symlinks to follow, automount points, mount traps.  A version
+ * 1 caller sees error 0 with stx_mask 0, i.e. nothing filled, and does
+ * the same.)
  */
 #define GDP_REC_UNRESOLVED	0x01
 #define GDP_REC_SELF		0x02	/* the directory itself (GDP_WANT_SELF) */
