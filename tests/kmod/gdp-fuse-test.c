@@ -14,11 +14,20 @@
  * depend on kprobes) on an open fd of the root: it reads the directory,
  * then blocks in the per-entry phase on that LOOKUP.  Thread B then calls
  * lseek(fd, 0, SEEK_SET) and getdents64(fd) on the same open file.
- * getdents64 holds the position lock (f_pos_lock) only for the read, and
- * so must getdentsplus: B must finish while A is still blocked.  A module
- * that holds the lock through the per-entry phase makes B wait for A.
- * Once released, A's records must be right (inode, type, mode, size of
- * every entry).
+ * ABI 4 follows getdents64's rule: the position lock (f_pos_lock) is held
+ * for the whole call, so B waits for A, as it would for a getdents64
+ * blocked in the filesystem; another open file of the directory (C)
+ * does not wait.  Once released, A's records must be right (inode,
+ * type, mode, size of every entry).
+ *
+ *   gdp-fuse-test estale MNT       a LOOKUP, then a GETATTR, answered
+ *                                  ESTALE once: retried as fstatat does
+ *   gdp-fuse-test memhold MNT N    N calls blocked in READDIR hold what
+ *                                  N getdents64 calls hold, plus pages
+ *   gdp-fuse-test signal MNT       a signal ends a slow batch promptly
+ *                                  and nothing is lost (issue 23)
+ *   gdp-fuse-test overlay MNT OVL  overlayfs (at OVL) over this FUSE:
+ *                                  GDP_ATTR_CACHED asks the daemon nothing
  *
  *   gdp-fuse-test chunked MNT
  *
@@ -47,6 +56,10 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/mman.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <linux/fuse.h>
@@ -92,13 +105,33 @@ struct node {
 };
 
 /* The root first; the rest are its entries, in READDIR order. */
-static const struct node nodes[] = {
+static const struct node base_nodes[] = {
 	{ ".", FUSE_ROOT_ID, S_IFDIR | 0755, 4096 },
 	{ "alpha", 2, S_IFREG | 0644, 11 },
 	{ "stall", 3, S_IFREG | 0600, 3333 },
 	{ "omega", 4, S_IFDIR | 0750, 4096 },
 };
-#define NNODES (sizeof nodes / sizeof nodes[0])
+/* The filesystem served: base_nodes, or more (make_nodes()). */
+static const struct node *nodes = base_nodes;
+static size_t nnodes = sizeof base_nodes / sizeof base_nodes[0];
+#define NNODES nnodes
+
+/** Serve the root and @n files "f000"... instead (inodes 2...). */
+static void make_nodes(size_t n)
+{
+	struct node *v = calloc(n + 1, sizeof *v);
+	char *names = calloc(n, 16);
+
+	if (!v || !names)
+		abort();
+	v[0] = base_nodes[0];
+	for (size_t i = 0; i < n; i++) {
+		snprintf(names + 16 * i, 16, "f%03zu", i);
+		v[i + 1] = (struct node){ names + 16 * i, i + 2, S_IFREG | 0644, 100 + i };
+	}
+	nodes = v;
+	nnodes = n + 1;
+}
 
 /* State shared by the server thread and the test. */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -111,6 +144,14 @@ static int stall_seen;		/* a LOOKUP of "stall" was held */
 static int server_error;	/* errno of the server's last failure */
 static unsigned int readdir_chunk; /* entries per READDIR reply (0: all) */
 static unsigned int readdir_calls; /* READDIR requests answered */
+static int estale_lookup;	/* answer the next LOOKUP of "alpha" ESTALE */
+static int estale_getattr;	/* answer the next GETATTR of "alpha" ESTALE */
+static int estale_sent;		/* ESTALE answers sent */
+static int hold_readdir;	/* never answer READDIR */
+static unsigned int readdir_held; /* READDIR requests left unanswered */
+static long delay_us;		/* answer LOOKUP and GETATTR after this */
+static unsigned int lookups;	/* LOOKUP requests answered */
+static unsigned int attr_xattrs; /* GETXATTRs of ACL, label or capability */
 
 /** The node with inode number @ino, or NULL. */
 static const struct node *node_by_ino(uint64_t ino)
@@ -235,8 +276,16 @@ static void handle(const char *buf, size_t len)
 			reply(in->unique, -ENOENT, NULL, 0);
 			break;
 		}
+		if (delay_us)
+			usleep(delay_us);
+		__atomic_fetch_add(&lookups, 1, __ATOMIC_RELAXED);
+		if (n->ino == 2 && __atomic_exchange_n(&estale_lookup, 0, __ATOMIC_SEQ_CST)) {
+			__atomic_fetch_add(&estale_sent, 1, __ATOMIC_SEQ_CST);
+			reply(in->unique, -ESTALE, NULL, 0);
+			break;
+		}
 		pthread_mutex_lock(&mu);
-		if (n->ino == 3 && stall_armed) {
+		if (nodes == base_nodes && n->ino == 3 && stall_armed) {
 			stall_armed = 0;
 			stall_unique = in->unique;
 			stall_seen = 1;
@@ -256,6 +305,13 @@ static void handle(const char *buf, size_t len)
 			reply(in->unique, -ENOENT, NULL, 0);
 			break;
 		}
+		if (delay_us)
+			usleep(delay_us);
+		if (n->ino == 2 && __atomic_exchange_n(&estale_getattr, 0, __ATOMIC_SEQ_CST)) {
+			__atomic_fetch_add(&estale_sent, 1, __ATOMIC_SEQ_CST);
+			reply(in->unique, -ESTALE, NULL, 0);
+			break;
+		}
 		memset(&o, 0, sizeof o);
 		fill_attr(&o.attr, n);
 		reply(in->unique, 0, &o, sizeof o);
@@ -272,7 +328,19 @@ static void handle(const char *buf, size_t len)
 	case FUSE_READDIR: {
 		const struct fuse_read_in *r = arg;
 
+		if (hold_readdir) {	/* like a server that went away */
+			__atomic_fetch_add(&readdir_held, 1, __ATOMIC_SEQ_CST);
+			break;
+		}
 		do_readdir(in->unique, r->offset, r->size);
+		break;
+	}
+	case FUSE_GETXATTR: {
+		const char *name = (const char *)arg + sizeof(struct fuse_getxattr_in);
+
+		if (!strncmp(name, "security.", 9) || !strncmp(name, "system.posix_acl_", 17))
+			__atomic_fetch_add(&attr_xattrs, 1, __ATOMIC_SEQ_CST);
+		reply(in->unique, -ENODATA, NULL, 0);
 		break;
 	}
 	case FUSE_RELEASEDIR:
@@ -352,7 +420,7 @@ static long a_ret;
 static int a_errno;
 static int a_done, b_done;
 static long long a_end_ms, b_start_ms, b_end_ms;
-static long b_count;
+static long b_count, c_count;
 static int b_errno;
 
 /** Thread A: one getdentsplus call (the ioctl) on dfd. */
@@ -413,6 +481,22 @@ out:
 	return NULL;
 }
 
+/** getdents64 of a new open file of @mnt to its end: the entries, -1. */
+static long read_other(const char *mnt)
+{
+	static char buf[8192] __attribute__((aligned(8)));
+	int fd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long count = 0, n;
+
+	if (fd < 0)
+		return -1;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+		for (long o = 0; o < n; o += ((struct dirent64 *)(buf + o))->d_reclen)
+			count++;
+	close(fd);
+	return n < 0 ? -1 : count;
+}
+
 /** Wait until *@flag is set or @ms pass; returns the flag. */
 static int wait_flag(int *flag, long ms)
 {
@@ -447,7 +531,9 @@ static void release_stall(void)
 /** Check A's records against the filesystem's nodes; 1 when right. */
 static int check_a_records(char *why, size_t whylen)
 {
-	int seen[NNODES] = { 0 };
+	int seen[NNODES];
+
+	memset(seen, 0, sizeof seen);
 	long nrec = 0;
 
 	if (a_ret <= 0) {
@@ -678,8 +764,13 @@ static int cmd_fposlock(const char *mnt)
 		goto close;
 	}
 	t_stall = now_ms();
+	/* Another open file of the same directory never waits for A. */
+	c_count = read_other(mnt);
+	tap(c_count == (long)NNODES + 1 && !a_done,
+	    "fuse-fposlock: getdents64 on another open file of the directory finishes while A "
+	    "is blocked (%ld entries)", c_count);
 	pthread_create(&tb, NULL, thread_b, NULL);
-	wait_flag(&b_done, WAIT_MS);
+	wait_flag(&b_done, 1500);
 	pthread_mutex_lock(&mu);
 	b_first = b_done && !a_done;
 	pthread_mutex_unlock(&mu);
@@ -688,12 +779,18 @@ static int cmd_fposlock(const char *mnt)
 	pthread_join(ta, NULL);
 	b_ms = b_end_ms - b_start_ms;
 	printf("# B (lseek + getdents64) took %lld ms; A was released %lld ms after it "
-	       "stalled and returned %lld ms after B\n",
-	       b_ms, now_ms() - t_stall, a_end_ms - b_end_ms);
-	tap(b_first,
+	       "stalled and returned %lld ms before B\n",
+	       b_ms, now_ms() - t_stall, b_end_ms - a_end_ms);
+	/*
+	 * ABI 4: getdents64's rule.  The call holds the position lock for
+	 * its whole duration, so B, on the same open file, waits for it, as
+	 * it would wait for a getdents64 blocked in the filesystem (ABI 3
+	 * dropped the lock after the read and rewound by guess).
+	 */
+	tap(!b_first && a_end_ms <= b_end_ms,
 	    "fuse-fposlock: lseek(fd, 0) + getdents64 on the same open file (thread B) "
-	    "finished while A was still blocked (B: %lld ms%s)",
-	    b_ms, b_first ? "" : ", only after A was released: the position lock was held");
+	    "waits for A's call, as for a getdents64 (B: %lld ms%s)",
+	    b_ms, b_first ? ", finished while A was blocked: the position lock was dropped" : "");
 	tap(b_count == (long)NNODES + 1, "fuse-fposlock: B's getdents64 read %ld entries "
 	    "(want %zu)%s%s", b_count, NNODES + 1, b_count < 0 ? ": " : "",
 	    b_count < 0 ? strerror(b_errno) : "");
@@ -717,6 +814,369 @@ unmount:
 	return failures ? 1 : 0;
 }
 
+/* ---- issue 23: ESTALE retried as fstatat retries it ----------------- */
+
+/** The record named @name in the first @n bytes of a_buf, or NULL. */
+static const struct getdentsplus_entry *a_find(long n, const char *name)
+{
+	for (long o = 0; o + (long)sizeof(struct getdentsplus_entry) <= n;) {
+		const struct getdentsplus_entry *e = (const void *)(a_buf + o);
+
+		if (e->reclen < sizeof *e || o + (long)e->reclen > n)
+			break;
+		if (!strcmp(e->name, name))
+			return e;
+		o += e->reclen;
+	}
+	return NULL;
+}
+
+/**
+ * The server answers the first LOOKUP (then the first GETATTR) of "alpha"
+ * with ESTALE.  fstatat retries with LOOKUP_REVAL and succeeds: so must
+ * the call, and the record must be alpha's (ABI 3 kept ESTALE in it).
+ */
+static int cmd_estale(const char *mnt)
+{
+	const struct getdentsplus_entry *e;
+	pthread_t srv;
+	struct stat st;
+	long n;
+
+	gdp_dev = open(GETDENTSPLUS_DEVICE, O_RDWR | O_CLOEXEC);
+	if (gdp_dev < 0 || mount_fs(mnt, "fuse-estale", &srv) < 0)
+		return tap(0, "fuse-estale: setup: %s", strerror(errno)), 1;
+	dfd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	estale_lookup = 1;
+	n = gdp_ioctl(GDP_SKIP_DOTS);
+	e = n > 0 ? a_find(n, "alpha") : NULL;
+	tap(e && !e->error && !(e->flags & GDP_REC_UNRESOLVED) && e->stx.stx_ino == 2 &&
+	    e->stx.stx_size == 11 && estale_sent == 1,
+	    "fuse-estale: a LOOKUP answered ESTALE once is retried (LOOKUP_REVAL): the record is alpha's "
+	    "(error %d, flags %#x, ino %llu; %d ESTALE sent)", e ? e->error : -1, e ? e->flags : 0,
+	    e ? (unsigned long long)e->stx.stx_ino : 0ULL, estale_sent);
+
+	estale_getattr = 1;
+	lseek(dfd, 0, SEEK_SET);
+	n = gdp_ioctl(GDP_SKIP_DOTS);
+	e = n > 0 ? a_find(n, "alpha") : NULL;
+	tap(e && !e->error && !(e->flags & GDP_REC_UNRESOLVED) && e->stx.stx_ino == 2 &&
+	    estale_sent == 2,
+	    "fuse-estale: a GETATTR answered ESTALE once is retried as statx retries it: the record is alpha's "
+	    "(error %d, flags %#x; %d ESTALE sent)", e ? e->error : -1, e ? e->flags : 0, estale_sent);
+
+	/* The oracle: fstatat in the same situation. */
+	estale_getattr = 1;
+	tap(!fstatat(dfd, "alpha", &st, AT_SYMLINK_NOFOLLOW) && st.st_ino == 2 && estale_sent == 3,
+	    "fuse-estale: fstatat retries the same way (%d ESTALE sent)", estale_sent);
+	close(dfd);
+	if (umount2(mnt, 0) < 0 && umount2(mnt, MNT_DETACH) < 0)
+		tap(0, "fuse-estale: umount %s: %s", mnt, strerror(errno));
+	close(fuse_fd);
+	return failures ? 1 : 0;
+}
+
+/* ---- issue 23 finding 1: memory held by a call blocked in READDIR ---- */
+
+/** The memory cgroup @name (cgroup2 mounted if it is not); 0 on failure. */
+static int cg_make(const char *name, char *dir, size_t len)
+{
+	const char *root = "/sys/fs/cgroup";
+	struct statfs sfs;
+	char p[256];
+	int f;
+
+	if ((statfs(root, &sfs) || sfs.f_type != 0x63677270 /* CGROUP2_SUPER_MAGIC */) &&
+	    mount("cgroup2", root, "cgroup2", 0, NULL))
+		return 0;
+	snprintf(p, sizeof p, "%s/cgroup.subtree_control", root);
+	f = open(p, O_WRONLY);
+	if (f < 0 || write(f, "+memory", 7) != 7) {
+		if (f >= 0)
+			close(f);
+		return 0;
+	}
+	close(f);
+	snprintf(dir, len, "%s/%s", root, name);
+	return !mkdir(dir, 0755) || errno == EEXIST;
+}
+
+/** memory.current of cgroup @dir, or -1. */
+static long cg_read(const char *dir)
+{
+	char p[512];
+	long v = -1;
+	FILE *f;
+
+	snprintf(p, sizeof p, "%s/memory.current", dir);
+	f = fopen(p, "r");
+	if (!f || fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/**
+ * @ntask processes in a cgroup of their own, each with its own open file
+ * of the root, call getdents64 (@plus 0) or getdentsplus (@plus 1) with a
+ * 4 MiB buffer; the server never answers READDIR.  Returns the cgroup's
+ * growth per task while they are blocked, in bytes (-1: not measured).
+ */
+static long blocked_bytes(const char *mnt, int ntask, int plus)
+{
+	const size_t size = 4 << 20;
+	unsigned int before = readdir_held;
+	char cg[256], name[32];
+	int ready[2], go[2];
+	long base, held = -1;
+	pid_t *pids = calloc(ntask, sizeof *pids);
+
+	snprintf(name, sizeof name, "gdp-readdir-%d", plus);
+	if (!pids || !cg_make(name, cg, sizeof cg) || pipe(ready) || pipe(go))
+		return -1;
+	for (int i = 0; i < ntask; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			char p[512], c;
+			int f, fd;
+
+			snprintf(p, sizeof p, "%s/cgroup.procs", cg);
+			f = open(p, O_WRONLY);
+			if (f < 0 || write(f, "0", 1) != 1)
+				_exit(3);
+			close(f);
+			fd = open(mnt, O_RDONLY | O_DIRECTORY);
+			/* Untouched: only what the kernel allocates is charged. */
+			char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (fd < 0 || buf == MAP_FAILED || write(ready[1], "r", 1) != 1 ||
+			    read(go[0], &c, 1) != 1)
+				_exit(4);
+			if (plus) {
+				struct getdentsplus_args a = {
+					.dirfd = fd, .buf = (uintptr_t)buf, .size = size,
+					.statx_mask = STATX_BASIC_STATS,
+					.flags = GDP_WANT_ACL | GDP_WANT_LABEL,
+				};
+				ioctl(gdp_dev, GETDENTSPLUS_IOC_V1, &a);
+			} else {
+				syscall(SYS_getdents64, fd, buf, size);
+			}
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < ntask; i++) {
+		char c;
+
+		if (read(ready[0], &c, 1) != 1)
+			goto out;
+	}
+	usleep(300000);
+	base = cg_read(cg);
+	for (int i = 0; i < ntask; i++)
+		if (write(go[1], "g", 1) != 1)
+			goto out;
+	for (int t = 0; t < 600 && readdir_held - before < (unsigned int)ntask; t++)
+		usleep(50000);
+	usleep(500000);
+	if (readdir_held - before == (unsigned int)ntask && base >= 0)
+		held = (cg_read(cg) - base) / ntask;
+	else
+		printf("# %d READDIRs held of %d\n", readdir_held - before, ntask);
+out:
+	for (int i = 0; i < ntask; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGKILL);
+	for (int i = 0; i < ntask; i++)
+		if (pids[i] > 0)
+			waitpid(pids[i], NULL, 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	rmdir(cg);
+	free(pids);
+	return held;
+}
+
+/**
+ * Finding 1 of issue 23: ABI 3 allocated a quarter of the caller's
+ * buffer (up to 512 KiB) before reading, and a call blocked in the
+ * filesystem kept it.  Now a blocked call may hold no more than what
+ * getdents64 holds in the same place plus a few pages.
+ */
+static int cmd_memhold(const char *mnt, int ntask)
+{
+	pthread_t srv;
+	long g64, gdp;
+
+	gdp_dev = open(GETDENTSPLUS_DEVICE, O_RDWR | O_CLOEXEC);
+	if (gdp_dev < 0 || mount_fs(mnt, "fuse-memhold", &srv) < 0)
+		return tap(0, "fuse-memhold: setup: %s", strerror(errno)), 1;
+	hold_readdir = 1;
+	g64 = blocked_bytes(mnt, ntask, 0);
+	gdp = blocked_bytes(mnt, ntask, 1);
+	printf("# fuse-memhold: %d tasks blocked in READDIR with a 4 MiB buffer: "
+	       "getdents64 %ld bytes each, getdentsplus %ld\n", ntask, g64, gdp);
+	tap(g64 >= 0 && gdp >= 0 && gdp <= g64 + 16384,
+	    "fuse-memhold: a getdentsplus call blocked in READDIR is charged %ld bytes, getdents64 %ld "
+	    "(at most 16 KiB more; ABI 3: ~520 KiB)", gdp, g64);
+	if (umount2(mnt, MNT_DETACH) < 0)
+		tap(0, "fuse-memhold: umount %s: %s", mnt, strerror(errno));
+	close(fuse_fd);
+	return failures ? 1 : 0;
+}
+
+/* ---- issue 23: a signal ends a batch promptly ------------------------ */
+
+static volatile long long sig_ms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	sig_ms = now_ms();
+}
+
+static pthread_t caller;
+
+/** Thread: one getdentsplus call of 200 slow entries. */
+static void *slow_call(void *unused)
+{
+	(void)unused;
+	a_ret = gdp_ioctl(GDP_SKIP_DOTS);
+	a_errno = errno;
+	a_end_ms = now_ms();
+	return NULL;
+}
+
+/**
+ * 200 files, each LOOKUP and GETATTR answered after 50 ms (a slow server).
+ * SIGALRM (a handler, no SA_RESTART) is sent to the caller a few entries
+ * into its batch: the handler must run within a second (ABI 3 checked only
+ * fatal signals: 12 s here), the call returns what it built and leaves the
+ * rest of its batch to the caller (GDP_REC_UNRESOLVED), and the listing
+ * stays exact: every name once, in the calls that follow.
+ */
+static int cmd_signal(const char *mnt)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	int nres = 0, nunres = 0, dup = 0, missing = 0;
+	unsigned char seen[200] = { 0 };
+	pthread_t srv;
+	long long t0;
+
+	make_nodes(200);
+	gdp_dev = open(GETDENTSPLUS_DEVICE, O_RDWR | O_CLOEXEC);
+	if (gdp_dev < 0 || mount_fs(mnt, "fuse-signal", &srv) < 0)
+		return tap(0, "fuse-signal: setup: %s", strerror(errno)), 1;
+	dfd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	sigaction(SIGALRM, &sa, NULL);
+	delay_us = 50000;
+	pthread_create(&caller, NULL, slow_call, NULL);
+	for (int t = 0; t < 2000 && __atomic_load_n(&lookups, __ATOMIC_RELAXED) < 4; t++)
+		usleep(5000);
+	t0 = now_ms();
+	pthread_kill(caller, SIGALRM);
+	pthread_join(caller, NULL);
+	delay_us = 0;
+	printf("# fuse-signal: the handler ran %lld ms after the signal, the call returned %ld "
+	       "after %lld ms (%s)\n", sig_ms - t0, a_ret, a_end_ms - t0,
+	       a_ret < 0 ? strerror(a_errno) : "bytes");
+	tap(sig_ms && sig_ms - t0 < 1000 && a_ret > 0,
+	    "fuse-signal: the handler runs %lld ms after SIGALRM (< 1 s), the call returns records",
+	    sig_ms ? sig_ms - t0 : -1);
+	for (long n = a_ret; n > 0; n = gdp_ioctl(GDP_SKIP_DOTS)) {
+		for (long o = 0; o < n;) {
+			const struct getdentsplus_entry *e = (const void *)(a_buf + o);
+			unsigned int k;
+
+			if (sscanf(e->name, "f%u", &k) == 1 && k < 200) {
+				dup += seen[k]++ > 0;
+				if (e->flags & GDP_REC_UNRESOLVED)
+					nunres++;
+				else if (!e->error && e->stx.stx_ino == k + 2 && e->stx.stx_size == 100 + k)
+					nres++;
+			}
+			o += e->reclen;
+		}
+	}
+	for (int k = 0; k < 200; k++)
+		missing += !seen[k];
+	tap(!dup && !missing && nunres > 0 && nres + nunres == 200,
+	    "fuse-signal: every name once over the calls (%d repeated, %d missing); %d records left to "
+	    "the caller after the signal, the other %d right", dup, missing, nunres, nres);
+	close(dfd);
+	if (umount2(mnt, 0) < 0 && umount2(mnt, MNT_DETACH) < 0)
+		tap(0, "fuse-signal: umount %s: %s", mnt, strerror(errno));
+	close(fuse_fd);
+	return failures ? 1 : 0;
+}
+
+/* ---- issue 23 finding 3: overlayfs over FUSE, "from memory" ---------- */
+
+/**
+ * An overlay whose only (lower) layers are this FUSE filesystem of 64
+ * files and an empty tmpfs directory.  With GDP_ATTR_CACHED no attribute
+ * bit may reach the daemon: no GETXATTR of an ACL, a label or a
+ * capability (ABI 3 decided "remote" by the filesystem's name, and
+ * overlayfs was not in its list: 128 GETXATTRs for 64 entries).  Without
+ * the flag the same call asks the daemon (the count can see them).
+ */
+static int cmd_overlay(const char *mnt, const char *ovl)
+{
+	const unsigned int want = GDP_SKIP_DOTS | GDP_WANT_ACL | GDP_WANT_LABEL | GDP_WANT_CAP;
+	char empty[512], opts[1200];
+	int nrec = 0, good = 0, unknown = 0;
+	unsigned int x0, x1, x2;
+	pthread_t srv;
+	long n;
+
+	make_nodes(64);
+	gdp_dev = open(GETDENTSPLUS_DEVICE, O_RDWR | O_CLOEXEC);
+	if (gdp_dev < 0 || mount_fs(mnt, "fuse-overlay", &srv) < 0)
+		return tap(0, "fuse-overlay: setup: %s", strerror(errno)), 1;
+	snprintf(empty, sizeof empty, "%s.empty", ovl);
+	mkdir(empty, 0755);
+	mkdir(ovl, 0755);
+	snprintf(opts, sizeof opts, "lowerdir=%s:%s", mnt, empty);
+	if (mount("overlay", ovl, "overlay", MS_RDONLY, opts) < 0) {
+		printf("ok - fuse-overlay # SKIP overlay over FUSE: mount: %s\n", strerror(errno));
+		goto unmount;
+	}
+	dfd = open(ovl, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	x0 = __atomic_load_n(&attr_xattrs, __ATOMIC_SEQ_CST);
+	n = gdp_ioctl(want | GDP_ATTR_CACHED);
+	x1 = __atomic_load_n(&attr_xattrs, __ATOMIC_SEQ_CST);
+	for (long o = 0; o < n; nrec++) {
+		const struct getdentsplus_entry *e = (const void *)(a_buf + o);
+		unsigned int k;
+
+		if (sscanf(e->name, "f%u", &k) == 1 && !e->error && !(e->flags & GDP_REC_UNRESOLVED) &&
+		    e->stx.stx_size == 100 + k)
+			good++;
+		unknown += (e->attr_unknown & (GDP_ATTR_LABEL | GDP_ATTR_CAP)) ==
+			   (GDP_ATTR_LABEL | GDP_ATTR_CAP);
+		o += e->reclen;
+	}
+	tap(n > 0 && good == 64 && x1 == x0 && unknown == 64,
+	    "fuse-overlay: GDP_ATTR_CACHED on overlayfs over FUSE: %d records stat'ed, %u GETXATTRs "
+	    "reached the daemon (want 0), label and capability unknown in %d", good, x1 - x0, unknown);
+	lseek(dfd, 0, SEEK_SET);
+	n = gdp_ioctl(want);
+	x2 = __atomic_load_n(&attr_xattrs, __ATOMIC_SEQ_CST);
+	tap(n > 0 && x2 > x1, "fuse-overlay: without the flag the call reads through to the daemon "
+	    "(%u GETXATTRs): the count sees them", x2 - x1);
+	close(dfd);
+	umount2(ovl, MNT_DETACH);
+unmount:
+	if (umount2(mnt, 0) < 0 && umount2(mnt, MNT_DETACH) < 0)
+		tap(0, "fuse-overlay: umount %s: %s", mnt, strerror(errno));
+	close(fuse_fd);
+	return failures ? 1 : 0;
+}
+
 /** Entry point: gdp-fuse-test fposlock|chunked MNT. */
 int main(int argc, char **argv)
 {
@@ -725,6 +1185,14 @@ int main(int argc, char **argv)
 		return cmd_fposlock(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "chunked"))
 		return cmd_chunked(argv[2]);
-	fprintf(stderr, "usage: gdp-fuse-test fposlock|chunked MNT\n");
+	if (argc == 3 && !strcmp(argv[1], "estale"))
+		return cmd_estale(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "memhold"))
+		return cmd_memhold(argv[2], atoi(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "signal"))
+		return cmd_signal(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "overlay"))
+		return cmd_overlay(argv[2], argv[3]);
+	fprintf(stderr, "usage: gdp-fuse-test fposlock|chunked|estale|signal MNT, memhold MNT N, overlay MNT OVL\n");
 	return 2;
 }

@@ -108,6 +108,7 @@ struct shared {
 	atomic_long results_pos, results_eof, records, entry_err;
 	atomic_long err[256];		/* call errno histogram (256: other) */
 	atomic_long entry_errno[134];
+	atomic_long unresolved;		/* GDP_REC_UNRESOLVED records */
 	atomic_long viol[V_NCLASS];
 	atomic_long dev_missing, nr_missing;
 	atomic_long churn_ops, mounts, umounts, seeks, signals, kills, respawns;
@@ -483,17 +484,19 @@ static int check_records(const struct call *c, const char *buf, long n)
 				return 1;
 			}
 			atomic_fetch_add(&sh->entry_err, 1);
-			if (atomic_fetch_add(&sh->entry_errno[r->error], 1) < 2 &&
-			    r->error != ENOENT && r->error != ELOOP && r->error != EACCES &&
-			    r->error != ENOMEM && r->error != ENAMETOOLONG)
-				note("entry '%.40s%s' (%zu bytes) of fd %d (%s): error %s, flags %#x",
-				     r->name, nl > 40 ? "..." : "", nl, c->fd,
-				     c->fdi >= 0 ? fd_what[c->fdi] : "scratch subdir",
-				     strerrorname_np(r->error), c->flags);
+			atomic_fetch_add(&sh->entry_errno[r->error], 1);
+			/* ABI 4: only these two reach a record; any other
+			 * failure leaves the entry to the caller. */
+			if (r->error != ENOENT && r->error != EACCES) {
+				violation(V_RECORD, c, "record '%s': error %s in the record (ABI 4: only ENOENT and EACCES)",
+					  r->name, strerrorname_np(r->error));
+				return 1;
+			}
 		} else if (r->flags & GDP_REC_UNRESOLVED) {
-			/* Left to the caller: only what needs a path walk. */
-			if (!zero(&r->stx, sizeof r->stx) || r->attr || r->attr_unknown != GDP_ATTR_ALL ||
-			    !(r->d_type == DT_LNK || r->d_type == DT_DIR || r->d_type == DT_UNKNOWN)) {
+			/* Left to the caller: "..", a symlink to follow, a
+			 * failed entry, the rest of a batch after a signal. */
+			atomic_fetch_add(&sh->unresolved, 1);
+			if (!zero(&r->stx, sizeof r->stx) || r->attr || r->attr_unknown != GDP_ATTR_ALL) {
 				violation(V_RECORD, c, "record '%s': unresolved, d_type %u, attr %#x unknown %#x, stx not zero",
 					  r->name, r->d_type, r->attr, r->attr_unknown);
 				return 1;
@@ -1158,8 +1161,9 @@ static int report(double secs, int stuck)
 		       (long)sh->unloads, (long)sh->unloads_racing, (long)sh->loads, (long)sh->rmmod_busy,
 		       (long)sh->nr_missing, (long)sh->dev_missing);
 	printf("# fuzz-totals: calls=%ld ENOMEM=%ld EFAULT=%ld EINTR=%ld entry-errors=%ld "
-	       "entry-ENOMEM=%ld\n", calls, (long)sh->err[ENOMEM], (long)sh->err[EFAULT],
-	       (long)sh->err[EINTR], (long)sh->entry_err, (long)sh->entry_errno[ENOMEM]);
+	       "entry-ENOMEM=%ld unresolved=%ld\n", calls, (long)sh->err[ENOMEM], (long)sh->err[EFAULT],
+	       (long)sh->err[EINTR], (long)sh->entry_err, (long)sh->entry_errno[ENOMEM],
+	       (long)sh->unresolved);
 	for (int v = 0; v < V_NCLASS; v++) {
 		int ok = sh->viol[v] == 0;
 

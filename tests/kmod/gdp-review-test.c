@@ -144,14 +144,14 @@ static int cmp_one(int dfd, const struct getdentsplus_entry *r, unsigned flags, 
 	if (flags & GDP_NO_AUTOMOUNT)
 		sflags |= AT_NO_AUTOMOUNT;
 	if (r->flags & GDP_REC_UNRESOLVED) {
-		/* Only for what needs a path walk: a symlink to follow, an
-		 * automount point not mounted yet (without NO_AUTOMOUNT). */
+		/* ABI 4: only what the kernel's walk from the directory cannot
+		 * answer as the caller's: ".." and a symlink to follow (here
+		 * no lookup fails other than with ENOENT or EACCES). */
 		struct statx lx;
-		int walk = !statx(dfd, r->name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
-				  STATX_TYPE, &lx) &&
-			   (((flags & GDP_FOLLOW) && S_ISLNK(lx.stx_mode)) ||
-			    (!(flags & GDP_NO_AUTOMOUNT) &&
-			     (lx.stx_attributes & STATX_ATTR_AUTOMOUNT)));
+		int walk = !strcmp(r->name, "..") ||
+			   (!statx(dfd, r->name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+				   STATX_TYPE, &lx) &&
+			    (flags & GDP_FOLLOW) && S_ISLNK(lx.stx_mode));
 		if (!walk || r->error || r->attr || r->attr_unknown != GDP_ATTR_ALL) {
 			printf("# %s: %s: unresolved record (error %d, attr %#x) for an entry that needs no path walk\n",
 			       what, r->name, r->error, r->attr);
@@ -374,27 +374,29 @@ static int cmd_automount(const char *dir, const char *name)
 	tap(r && m1 == m0 && !bad && (r->stx.stx_attributes & STATX_ATTR_AUTOMOUNT),
 	    "automount: GDP_NO_AUTOMOUNT: %s/%s not mounted (%d -> %d mounts), record == fstatat(AT_NO_AUTOMOUNT), STATX_ATTR_AUTOMOUNT",
 	    dir, name, m0, m1);
+	/*
+	 * ABI 4: default flags resolve the name with the kernel's walk and
+	 * LOOKUP_AUTOMOUNT, as fstatat without AT_NO_AUTOMOUNT does: the
+	 * module's call mounts it and reports the mount root (ABI 3 left it
+	 * to the caller).
+	 */
 	lseek(fd, 0, SEEK_SET);
 	n = call_ioctl(fd, buf, sizeof buf, REQ_MASK, 0);
 	r = find(buf, n, name);
 	int m2 = mounted_count();
-	static const struct statx zero;
-	tap(r && m2 == m1 && (r->flags & GDP_REC_UNRESOLVED) && !r->error &&
-	    !memcmp(&r->stx, &zero, sizeof zero) && r->attr_unknown == GDP_ATTR_ALL,
-	    "automount: default flags: %s/%s left to the caller (GDP_REC_UNRESOLVED, stx zero), not triggered by the module (%d -> %d mounts)",
+	bad = r ? cmp_one(fd, r, 0, "automount") : 1;
+	tap(r && m2 == m1 + 1 && !(r->flags & GDP_REC_UNRESOLVED) && !bad &&
+	    (r->stx.stx_attributes & STATX_ATTR_MOUNT_ROOT),
+	    "automount: default flags: the call mounts %s/%s as fstatat would (%d -> %d mounts), record == fstatat, the mount root",
 	    dir, name, m1, m2);
-	/* The caller's own statx triggers it; then the module crosses
-	 * into what is mounted, as statx does. */
-	struct statx sx;
-	statx(fd, name, 0, STATX_BASIC_STATS, &sx);	/* stat(2) never automounts */
-	int m3 = mounted_count();
+	/* Mounted now: a second call crosses into it without mounting more. */
 	lseek(fd, 0, SEEK_SET);
 	n = call_ioctl(fd, buf, sizeof buf, REQ_MASK, 0);
 	r = find(buf, n, name);
+	int m3 = mounted_count();
 	bad = r ? cmp_one(fd, r, 0, "automount") : 1;
-	tap(r && m3 == m2 + 1 && !(r->flags & GDP_REC_UNRESOLVED) && !bad &&
-	    (r->stx.stx_attributes & STATX_ATTR_MOUNT_ROOT),
-	    "automount: once statx mounted it (%d -> %d mounts), default flags give the mount root, record == fstatat",
+	tap(r && m3 == m2 && !bad && (r->stx.stx_attributes & STATX_ATTR_MOUNT_ROOT),
+	    "automount: a second call crosses into the mount (%d -> %d mounts), record == fstatat",
 	    m2, m3);
 	close(fd);
 	return 0;
@@ -479,9 +481,10 @@ static int cmd_idmap(const char *dir, const char *sub)
 		    "idmap: as uid 1000, %s (root 0700 on disk, 1000 through the mapping): %ld records == fstatat, %d errors",
 		    sub, nr1, ne1);
 		int b2 = oracle(psfd, 0, "plain uid 1000", &ne2, &nr2);
-		/* "." and ".." walks fail too: no search permission. */
-		tap(b2 == 0 && ne2 == nr2 && nr2 > 2,
-		    "idmap: as uid 1000, the same dir without the mapping: %ld records == fstatat, all EACCES (%d)",
+		/* "." fails too: no search permission; ".." is left to the
+		 * caller (ABI 4), whose fstatat fails the same way. */
+		tap(b2 == 0 && ne2 == nr2 - 1 && nr2 > 2,
+		    "idmap: as uid 1000, the same dir without the mapping: %ld records == fstatat, all EACCES but '..' (%d)",
 		    nr2, ne2);
 		fflush(stdout);
 		_exit(failures ? 1 : 0);
@@ -507,8 +510,12 @@ static int cmd_chroot(const char *dir)
 		long n = call_ioctl(fd, buf, sizeof buf, REQ_MASK, 0);
 		struct getdentsplus_entry *dd = find(buf, n, ".."), *d = find(buf, n, ".");
 		int bad = dd ? cmp_one(fd, dd, 0, "chroot ..") : 1;
-		tap(dd && d && !bad && dd->stx.stx_ino == d->stx.stx_ino,
-		    "chroot: '..' of the process root is the root itself, == fstatat");
+		/* ABI 4 leaves ".." to the caller: its fstatat knows its root. */
+		struct stat st0, st1;
+		tap(dd && d && !bad && (dd->flags & GDP_REC_UNRESOLVED) &&
+		    !fstatat(fd, "..", &st0, 0) && !fstat(fd, &st1) && st0.st_ino == st1.st_ino &&
+		    d->stx.stx_ino == st1.st_ino,
+		    "chroot: '..' of the process root is left to the caller, whose fstatat gives the root itself");
 		_exit(0);
 	}
 	int st;
@@ -650,7 +657,7 @@ static int drop_caches(void)
  * default ACL) are read again without their ACLs: with GDP_ATTR_CACHED
  * their ACL bits are unknown (error 0, stat data valid); once the ACLs
  * have been read (getxattr, as getfacl does) they are known.  Without the
- * flag on ext4 (not remote) every bit is known and equals getxattr.
+ * flag every bit is known and equals getxattr.
  */
 static int cmd_acl_cached(const char *dir, const char *file, const char *subdir)
 {
@@ -686,11 +693,11 @@ static int cmd_acl_cached(const char *dir, const char *file, const char *subdir)
 	    "acl-cached: after reading their ACLs (getxattr, like getfacl) the bits are known: %s access %d, %s access %d default %d",
 	    file, f ? acl_state(f, A) : -9, subdir, d ? acl_state(d, A) : -9, d ? acl_state(d, D) : -9);
 
-	/* Without the flag (ext4 is not remote): all known, equal to getxattr. */
+	/* Without the flag: all known, equal to getxattr. */
 	list_all(fd, buf, sizeof buf, GDP_WANT_ACL, &n);
 	int bad = 0, nrec = 0;
 	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r), nrec++) {
-		if (r->error)
+		if (r->error || (r->flags & GDP_REC_UNRESOLVED))	/* "..": the caller's */
 			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, r->name);
 		int want = S_ISLNK(r->stx.stx_mode) ? 0 : getxattr(path, "system.posix_acl_access", NULL, 0) > 0;
@@ -705,7 +712,8 @@ static int cmd_acl_cached(const char *dir, const char *file, const char *subdir)
 	list_all(fd, buf, sizeof buf, GDP_WANT_ACL | GDP_ATTR_CACHED, &n);
 	unknown = 0;
 	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r))
-		unknown += !r->error && (acl_state(r, A) < 0 || (S_ISDIR(r->stx.stx_mode) && acl_state(r, D) < 0));
+		unknown += !r->error && !(r->flags & GDP_REC_UNRESOLVED) &&
+			   (acl_state(r, A) < 0 || (S_ISDIR(r->stx.stx_mode) && acl_state(r, D) < 0));
 	tap(n > 0 && unknown == 0, "acl-cached: after an uncached call, GDP_ATTR_CACHED knows every ACL bit (%d unknown)", unknown);
 	close(fd);
 	return 0;
@@ -789,8 +797,8 @@ static int cmd_name_race(const char *dir, int calls)
 			}
 			/* A symlink may be left to the caller (the module walks
 			 * no paths): then there is no stat data to check. */
-			if ((r->flags & GDP_REC_UNRESOLVED) && r->d_type == DT_LNK)
-				continue;
+			if (r->flags & GDP_REC_UNRESOLVED)
+				continue;	/* left to the caller: "..", links */
 			if (r->error || r->stx.stx_ino != want_ino[i])
 				bad++;
 		}
@@ -883,8 +891,8 @@ static int cmd_dup2_race(const char *dir, int calls)
 		for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r)) {
 			uint64_t want = !strcmp(r->name, ".") ? want_dot[k] : !strcmp(r->name, "..") ? want_dotdot :
 					!strcmp(r->name, "l") ? want_l[k] : 0;
-			if ((r->flags & GDP_REC_UNRESOLVED) && r->d_type == DT_LNK)
-				continue;	/* left to the caller */
+			if (r->flags & GDP_REC_UNRESOLVED)
+				continue;	/* left to the caller: "..", links */
 			if (want && (r->error || r->stx.stx_ino != want)) {
 				if (bad < 5)
 					printf("# dup2-race: %s/%s: ino %llu, want %llu (error %d)\n", sub[k], r->name,
@@ -1102,24 +1110,40 @@ static int cmd_lockwait(const char *dir, int nwait)
 	return 0;
 }
 
-/* ---- issue 8 fix 4: kernel-internal errors are mapped ------------------ */
+/* ---- issue 23: per-entry errors (ABI 4) ---------------------------- */
 
-/* With fail_function making gdp_entry_fault() return -IN, every record's
- * error must be OUT. */
+/*
+ * With fail_function making gdp_entry_fault() return -IN, every record's
+ * error must be OUT; OUT -1: every record is left to the caller
+ * (GDP_REC_UNRESOLVED, error 0), whose own fstatat reports the failure
+ * through the syscall return (ABI 4: only ENOENT and EACCES go into a
+ * record, no kernel-internal code is translated).
+ */
 static int cmd_errmap(const char *dir, int in, int out)
 {
 	static char buf[1 << 16];
 	int fd = open(dir, O_RDONLY | O_DIRECTORY);
 	long n;
-	int bad = 0, nrec = 0, got = 0;
-	if (fd < 0 || !list_all(fd, buf, sizeof buf, GDP_WANT_ACL, &n))
+	int bad = 0, nrec = 0, got = 0, unres = 0;
+	if (fd < 0 || !list_all(fd, buf, sizeof buf, GDP_WANT_ACL | GDP_SKIP_DOTS, &n))
 		return tap(0, "errmap: %s: %s", dir, strerror(errno));
 	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r), nrec++) {
 		static const struct statx zero;
 		got = r->error;
-		bad += r->error != out || memcmp(&r->stx, &zero, sizeof zero) || r->attr;
+		unres += !!(r->flags & GDP_REC_UNRESOLVED);
+		if (out < 0)
+			bad += !(r->flags & GDP_REC_UNRESOLVED) || r->error ||
+			       memcmp(&r->stx, &zero, sizeof zero) || r->attr ||
+			       r->attr_unknown != GDP_ATTR_ALL;
+		else
+			bad += r->error != out || (r->flags & GDP_REC_UNRESOLVED) ||
+			       memcmp(&r->stx, &zero, sizeof zero) || r->attr;
 	}
-	tap(!bad && nrec > 0, "errmap: an entry failing with %d reports error %d (%d records; last %d)", in, out, nrec, got);
+	if (out < 0)
+		tap(!bad && nrec > 0, "errmap: an entry failing with %d is left to the caller (%d of %d records unresolved, error 0)",
+		    in, unres, nrec);
+	else
+		tap(!bad && nrec > 0, "errmap: an entry failing with %d reports error %d (%d records; last %d)", in, out, nrec, got);
 	close(fd);
 	return 0;
 }

@@ -604,19 +604,22 @@ static int check_dir(const char *dir, enum via via, size_t size, unsigned flags,
 			diag("'%s': statx and fstatat disagree", e->name);
 			bad++;
 		}
-		/* Left to the caller: only what a path walk of its own can
-		 * answer (here: a symlink to follow), and every such entry. */
+		/* Left to the caller: only what the kernel's walk from the
+		 * directory cannot answer as the caller's would (ABI 4: ".."
+		 * and a symlink to follow), and every such entry. */
 		struct stat lst;
-		int walk = follow && !fstatat(fd, e->name, &lst, AT_SYMLINK_NOFOLLOW) &&
-			   S_ISLNK(lst.st_mode);
+		int walk = !strcmp(e->name, "..") ||
+			   (follow && !fstatat(fd, e->name, &lst, AT_SYMLINK_NOFOLLOW) &&
+			    S_ISLNK(lst.st_mode));
 		if (!!(e->flags & GDP_REC_UNRESOLVED) != walk) {
 			diag("'%s': %s, but the record %s unresolved", e->name,
-			     walk ? "a symlink to follow" : "needs no path walk",
+			     walk ? "'..' or a symlink to follow" : "needs no path walk",
 			     e->flags & GDP_REC_UNRESOLVED ? "is" : "is not");
 			bad++;
 		}
 		if (walk) {
-			unresolved_seen++;
+			if (strcmp(e->name, ".."))
+				unresolved_seen++;	/* symlinks only */
 			continue;
 		}
 		if (err || e->error) {

@@ -82,9 +82,11 @@ EXTRA_DIST += \
 	tests/kmod/vm-demo.sh \
 	tests/kmod/gdp-test.c \
 	tests/kmod/gdp-review-test.c \
+	tests/kmod/gdp-v4-test.c \
 	tests/kmod/gdp-compat-arm.c \
 	tests/kmod/gdp-fuse-test.c \
 	tests/kmod/build-ls32 \
+	tests/kmod/build-abi3 \
 	tests/kmod/vm-compat-tests.sh \
 	tests/kmod/build-lsrc \
 	tests/kmod/vm-realcall-tests.sh \

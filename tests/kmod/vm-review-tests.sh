@@ -54,6 +54,20 @@ r $T oracle /proc/1 1 65534
 r $T oracle /proc/1 0 65534
 r $T efault-race /mnt/tmp/efault-race 10
 rm -rf /mnt/tmp/efault-race
+# Issue 23 (ABI 4): getdents64's position rule with two users of one open
+# file and short deliveries, on tmpfs (ordinal positions) and ext4 (hash
+# positions); mounts of and over symlinks resolved as fstatat does.
+V=/usr/bin/gdp-v4-test
+for d in /mnt/tmp/v4-shared /mnt/ext4/v4-shared; do
+	for mode in plus mixed churn; do
+		r $V shared $d 4 $mode
+	done
+	rm -rf $d
+done
+r $V mntlink /mnt/tmp/v4-mntlink
+rm -rf /mnt/tmp/v4-mntlink
+r $V audit /mnt/tmp/v4-audit
+rm -rf /mnt/tmp/v4-audit
 r $T seek $E
 r $T seek /mnt/tmp/tree
 r $T seek $E/many
@@ -91,9 +105,10 @@ if [ -w $F/inject ] && echo gdp_entry_fault >$F/inject 2>/dev/null; then
 	echo -1 >$F/times
 	echo 0 >$F/space
 	echo 0 >$F/verbose
-	# ERESTARTSYS -> EINTR, ENOTSUPP (NFS) -> EOPNOTSUPP, EJUKEBOX ->
-	# EAGAIN, another internal code -> EIO, a plain errno unchanged.
-	for m in 512:4 524:95 528:11 521:5 13:13; do
+	# ABI 4: ENOENT and EACCES go into the record; anything else
+	# (ERESTARTSYS, NFS's ENOTSUPP and EJUKEBOX, EBADHANDLE, EIO, ENOMEM)
+	# leaves the entry to the caller (-1: GDP_REC_UNRESOLVED), untranslated.
+	for m in 2:2 13:13 512:-1 524:-1 528:-1 521:-1 5:-1 12:-1; do
 		printf '%#x' "-${m%:*}" >$F/gdp_entry_fault/retval &&
 			r $T errmap $E ${m%:*} ${m#*:}
 	done

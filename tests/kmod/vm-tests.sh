@@ -12,7 +12,7 @@ M=/mnt/tmp/tree
 LS=/opt/lsplus/ls
 export LC_ALL=C TZ=UTC
 
-# Sections to run: lsplus.tests=core,rmmod,review,gnudiff,ls32,fposlock,
+# Sections to run: lsplus.tests=core,rmmod,review,gnudiff,ls32,abi3,fposlock,
 # nokprobes,realcall,e2e on the kernel command line (LSPLUS_VM_APPEND on the
 # host); default all of these.  More run only when named:
 # rmmod-cycles (vm-rmmod.test) unloads and reloads the module under
@@ -28,7 +28,7 @@ export LC_ALL=C TZ=UTC
 # the entries of the big tmpfs resume check (default 100000; the debug
 # kernel's run takes 20000: KASAN makes each create ~5 times slower, and
 # the Debian kernels keep the 100,000).
-sections=core,rmmod,review,gnudiff,ls32,fposlock,nokprobes,realcall,e2e
+sections=core,rmmod,review,gnudiff,ls32,abi3,fposlock,nokprobes,realcall,e2e
 fuzz_secs=45
 fuzz_rmmod_secs=15
 fuzz_seed=
@@ -102,7 +102,7 @@ check $([ -c /dev/getdentsplus ] && echo 0 || echo 1) "/dev/getdentsplus is a ch
 # ABI discovery (the uapi header's GETDENTSPLUS_ABI/FLAGS/MASK_PATH).
 P=/sys/module/getdentsplus/parameters
 abi=$(cat $P/abi 2>/dev/null) flags=$(cat $P/flags 2>/dev/null) mask=$(cat $P/statx_mask 2>/dev/null)
-check $([ "$abi" = 3 ] && [ $((flags)) -eq $((0x7ff)) ] && [ $((mask)) -eq $((0xfff)) ] && echo 0 || echo 1) \
+check $([ "$abi" = 4 ] && [ $((flags)) -eq $((0x7ff)) ] && [ $((mask)) -eq $((0xfff)) ] && echo 0 || echo 1) \
 	"ABI published in sysfs: abi $abi, flags $flags, statx_mask $mask"
 echo x 2>/dev/null >$P/abi && notok "sysfs abi is read-only" || ok "sysfs abi is read-only"
 
@@ -326,7 +326,7 @@ fi
 
 # ---- issue 12: an i386 src/ls, the position lock over a stalled FUSE
 # server, kprobes disabled (vm-compat-tests.sh) ----------------------
-for s in ls32 fposlock nokprobes; do
+for s in ls32 abi3 fposlock nokprobes; do
 	want $s || continue
 	module_loaded || { insmod /getdentsplus.ko; check $? "insmod before $s"; }
 	sh /vm-compat-tests.sh $s
