@@ -34,6 +34,13 @@
    saw the running kernel accept them (an earlier revision of the RFC
    series did not have them: its kernel refuses them with EINVAL).
 
+   The kernel answers attribute bits from memory only
+   (GETDENTSPLUS_CACHED) for a directory on a remote filesystem
+   (dirplus-fs.c's kind of its device, from dirplus_set_dev), as the
+   module path asks it; the bits left unknown are asked here, overlapped
+   (dirplus_resolve_unknown).  The series never decides "remote" from a
+   list of filesystem names of its own.
+
    How it relates to dirplus-gdp.c: the records have the same layout in
    both ABIs (the series kept the module's), so both backends hand their
    buffers to dirplus-records.c, each checking at compile time that its
@@ -239,6 +246,10 @@ sys_read (struct dirplus_dir *d)
   unsigned int flags = sys_flags (d->flags);
   if (drops_dots (d))
     flags |= GETDENTSPLUS_SKIP_DOTS;
+  /* Where an attribute read is a round trip: from memory only, the rest
+     asked below, overlapped.  */
+  if (DIRPLUS_FS_LOCAL < d->fs_kind)
+    flags |= GETDENTSPLUS_CACHED;
 # ifdef GETDENTSPLUS_SELF
   flags |= sys_supported & GETDENTSPLUS_MARK_END;
   if (d->want_self)
@@ -266,8 +277,9 @@ sys_read (struct dirplus_dir *d)
       flags &= ~SYS_SELF_FLAG;
     }
   /* What the kernel could not answer (an attribute read that failed
-     with an error other than "absent"), resolved here like the module's
-     unknown bits.  */
+     with an error other than "absent", or one not in memory under
+     GETDENTSPLUS_CACHED), resolved here like the module's unknown
+     bits.  */
   dirplus_resolve_unknown (d->fd, d->ents, d->nents, d->flags);
   __atomic_fetch_add (&dirplus_counters.entries, d->nents, __ATOMIC_RELAXED);
   return d->nents;

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * upstream/selftest-model.c: a userspace model of getdentsplus(2) as the
- * series documents it (getdents64 + statx + lgetxattr, positions moved
+ * series documents it (getdents64 + statx + getxattr, positions moved
  * back with lseek), for running the series' kselftest on a kernel without
  * the call, to check the test's own logic.  Not part of the series, and
  * no evidence about the kernel code: see upstream/README.md.
+ *
+ * Link with -Wl,--wrap=syscall,--wrap=sigaction: the model serves
+ * syscall(472, ...), takes one lock for it and for getdents64 (the
+ * kernel's f_pos_lock, for the tests that share an open directory
+ * between threads), and learns from the handlers the test installs when
+ * a signal arrived during a call (the kernel's signal_pending()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +32,34 @@
 #include <linux/stat.h>
 
 long __real_syscall(long nr, ...);
+int __real_sigaction(int sig, const struct sigaction *act,
+		     struct sigaction *old);
+
+static pthread_mutex_t pos_lock = PTHREAD_MUTEX_INITIALIZER;
+static void (*handlers[65])(int);
+static volatile sig_atomic_t signals;	/* handler runs so far */
+
+static void trampoline(int sig)
+{
+	signals++;
+	handlers[sig](sig);
+}
+
+/** The test's sigaction(), with a count of the handler's runs. */
+int __wrap_sigaction(int sig, const struct sigaction *act,
+		     struct sigaction *old)
+{
+	struct sigaction a;
+
+	if (act && !(act->sa_flags & SA_SIGINFO) && sig > 0 && sig < 65 &&
+	    act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN) {
+		a = *act;
+		handlers[sig] = act->sa_handler;
+		a.sa_handler = trampoline;
+		act = &a;
+	}
+	return __real_sigaction(sig, act, old);
+}
 
 #define HDR	offsetof(struct getdentsplus_entry, name)
 #define RECLEN(n) ((HDR + (n) + 1 + 7) & ~(size_t)7)
@@ -51,13 +87,13 @@ static int writable(const void *p, size_t len)
 }
 
 /** xattr presence: -1 absent, 0 empty, 1 there, -2 other error. */
-static int xs(int dfd, const char *name, const char *x)
+static int xs(int dfd, const char *name, const char *x, int follow)
 {
 	char path[4200];
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dfd, name);
-	n = lgetxattr(path, x, NULL, 0);
+	n = follow ? getxattr(path, x, NULL, 0) : lgetxattr(path, x, NULL, 0);
 	if (n < 0)
 		return errno == ENODATA || errno == EOPNOTSUPP ? -1 : -2;
 	return n > 0;
@@ -68,7 +104,8 @@ static void fill(int dfd, const struct d64 *d, struct getdentsplus_entry *r,
 		 const struct getdentsplus_req *req, unsigned int flags)
 {
 	size_t nl = strlen(d->name);
-	int at = AT_SYMLINK_NOFOLLOW, s;
+	int follow = !!(flags & GETDENTSPLUS_FOLLOW);
+	int at = follow ? 0 : AT_SYMLINK_NOFOLLOW, s;
 	struct statx sx;
 
 	memset(r, 0, RECLEN(nl));
@@ -79,32 +116,26 @@ static void fill(int dfd, const struct d64 *d, struct getdentsplus_entry *r,
 	r->d_type = d->type;
 	r->name_off = HDR;
 	memcpy(r->name, d->name, nl);
-	if (!strcmp(d->name, "..")) {
-		r->flags = GETDENTSPLUS_REC_UNRESOLVED;
-		r->attr_unknown = ALLA;
-		return;
-	}
+	r->attr_unknown = ALLA;
+	/* Only ENOENT and EACCES in the record; else the caller's statx. */
 	if (statx(dfd, d->name, at, req->statx_mask, &sx)) {
-		r->error = errno;
-		r->attr_unknown = ALLA;
-		return;
-	}
-	if ((flags & GETDENTSPLUS_FOLLOW) && S_ISLNK(sx.stx_mode)) {
-		r->flags = GETDENTSPLUS_REC_UNRESOLVED;
-		r->attr_unknown = ALLA;
+		if (errno == ENOENT || errno == EACCES)
+			r->error = errno;
+		else
+			r->flags = GETDENTSPLUS_REC_UNRESOLVED;
 		return;
 	}
 	r->stx = sx;
 	r->attr_unknown = ALLA & ~req->attr_mask;
 	if (req->attr_mask & 1) {
-		s = xs(dfd, d->name, "system.posix_acl_access");
+		s = xs(dfd, d->name, "system.posix_acl_access", follow);
 		if (s == 1)
 			r->attr |= 1;
 		else if (s == -2)
 			r->attr_unknown |= 1;
 	}
 	if ((req->attr_mask & 2) && S_ISDIR(sx.stx_mode)) {
-		s = xs(dfd, d->name, "system.posix_acl_default");
+		s = xs(dfd, d->name, "system.posix_acl_default", follow);
 		if (s >= 0)
 			r->attr |= 2;
 		else if (s == -2)
@@ -112,7 +143,7 @@ static void fill(int dfd, const struct d64 *d, struct getdentsplus_entry *r,
 	}
 	if (req->attr_mask & 4) {
 		s = (flags & GETDENTSPLUS_CACHED) ? -2 :
-		    xs(dfd, d->name, "security.selinux");
+		    xs(dfd, d->name, "security.selinux", follow);
 		if (s == 1)
 			r->attr |= 4;
 		else if (s == -2)
@@ -120,7 +151,7 @@ static void fill(int dfd, const struct d64 *d, struct getdentsplus_entry *r,
 	}
 	if (req->attr_mask & 8) {
 		s = (flags & GETDENTSPLUS_CACHED) ? -2 :
-		    xs(dfd, d->name, "security.capability");
+		    xs(dfd, d->name, "security.capability", follow);
 		if (s >= 0)
 			r->attr |= 8;
 		else if (s == -2)
@@ -140,7 +171,8 @@ static long emu(int fd, const struct getdentsplus_req *ureq, char *buf,
 	off_t pos;
 	struct stat st;
 	long n, p;
-	int fl, rounds = 8, stopped = 0;
+	int fl, idle = 8, stopped = 0, staged;
+	sig_atomic_t sig0 = signals;
 
 	if (flags & ~0xffu)
 		return errno = EINVAL, -1;
@@ -203,6 +235,7 @@ again:
 		free(rec);
 		return -1;
 	}
+	staged = 0;
 	for (p = 0; p < n;) {
 		struct d64 *d = (void *)(d64buf + p);
 		size_t rl = RECLEN(strlen(d->name));
@@ -231,16 +264,21 @@ again:
 			}
 			break;
 		}
+		/* A signal ends the batch after the first record. */
+		if (done > base && signals != sig0) {
+			stopped = 1;
+			break;
+		}
 		fill(fd, d, rec, &req, flags);
 		memcpy(buf + done, rec, rl);
 		last = (void *)(buf + done);
 		done += rl;
 		pos = d->off;
 		p += d->reclen;
+		staged++;
 	}
-	/* Read on to learn the end, or past a read of skipped dots only. */
-	if (!stopped && n > 0 &&
-	    ((flags & GETDENTSPLUS_MARK_END) || done == base) && rounds-- > 0)
+	/* Read while the buffer has room, as the next getdents64 would. */
+	if (!stopped && n > 0 && (staged || --idle > 0))
 		goto again;
 	if (!stopped && n == 0 && last && (flags & GETDENTSPLUS_MARK_END))
 		last->flags |= GETDENTSPLUS_REC_END;
@@ -253,7 +291,15 @@ again:
 long __wrap_syscall(long nr, long a1, long a2, long a3, long a4, long a5,
 		    long a6)
 {
+	long ret;
+
+	if (nr != 472 && nr != SYS_getdents64)
+		return __real_syscall(nr, a1, a2, a3, a4, a5, a6);
+	pthread_mutex_lock(&pos_lock);
 	if (nr == 472)
-		return emu(a1, (void *)a2, (void *)a3, a4, a5);
-	return __real_syscall(nr, a1, a2, a3, a4, a5, a6);
+		ret = emu(a1, (void *)a2, (void *)a3, a4, a5);
+	else
+		ret = __real_syscall(nr, a1, a2, a3);
+	pthread_mutex_unlock(&pos_lock);
+	return ret;
 }
