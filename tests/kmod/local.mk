@@ -87,6 +87,7 @@ EXTRA_DIST += \
 	tests/kmod/gdp-fuse-test.c \
 	tests/kmod/build-ls32 \
 	tests/kmod/build-abi3 \
+	tests/kmod/build-srcdir.sh \
 	tests/kmod/vm-compat-tests.sh \
 	tests/kmod/build-lsrc \
 	tests/kmod/vm-realcall-tests.sh \
