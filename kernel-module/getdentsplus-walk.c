@@ -126,6 +126,16 @@ struct gdp_out {
  */
 #define GDP_AUDIT_MAX_ENTRIES	(SZ_1M / PATH_MAX)
 
+/*
+ * Whether this call's lookups pin their names: audit on and a rule that
+ * applies to the caller (a syscall entry with audit off leaves a task's
+ * context as it was, so the context alone does not say).
+ */
+static bool gdp_audited(void)
+{
+	return audit_enabled && !audit_dummy_context();
+}
+
 /* The actor refuses the entry: this round ends before it. */
 static gdp_filldir_ret gdp_stage_stop(struct gdp_stage *st, bool batch_full)
 {
@@ -668,7 +678,7 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	st.ubuf = ubuf;
 	st.out_left = size;
 	st.skip_dots = flags & GDP_SKIP_DOTS;
-	st.budget = audit_dummy_context() ? UINT_MAX : GDP_AUDIT_MAX_ENTRIES;
+	st.budget = gdp_audited() ? GDP_AUDIT_MAX_ENTRIES : UINT_MAX;
 
 	/*
 	 * The directory's own record takes the buffer's first bytes.  Taken
