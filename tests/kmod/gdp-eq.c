@@ -11,6 +11,7 @@
    error (no device, a call failing).  */
 #include "gdp-eq.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
