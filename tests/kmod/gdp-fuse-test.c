@@ -149,6 +149,7 @@ static int estale_getattr;	/* answer the next GETATTR of "alpha" ESTALE */
 static int estale_sent;		/* ESTALE answers sent */
 static int hold_readdir;	/* never answer READDIR */
 static unsigned int readdir_held; /* READDIR requests left unanswered */
+static uint64_t held_unique[256]; /* ... their request ids (the first 256) */
 static long delay_us;		/* answer LOOKUP and GETATTR after this */
 static unsigned int lookups;	/* LOOKUP requests answered */
 static unsigned int attr_xattrs; /* GETXATTRs of ACL, label or capability */
@@ -329,6 +330,10 @@ static void handle(const char *buf, size_t len)
 		const struct fuse_read_in *r = arg;
 
 		if (hold_readdir) {	/* like a server that went away */
+			unsigned int k = __atomic_load_n(&readdir_held, __ATOMIC_SEQ_CST);
+
+			if (k < sizeof held_unique / sizeof held_unique[0])
+				held_unique[k] = in->unique;
 			__atomic_fetch_add(&readdir_held, 1, __ATOMIC_SEQ_CST);
 			break;
 		}
@@ -341,6 +346,15 @@ static void handle(const char *buf, size_t len)
 		if (!strncmp(name, "security.", 9) || !strncmp(name, "system.posix_acl_", 17))
 			__atomic_fetch_add(&attr_xattrs, 1, __ATOMIC_SEQ_CST);
 		reply(in->unique, -ENODATA, NULL, 0);
+		break;
+	}
+	case FUSE_STATFS: {	/* overlayfs asks its layers */
+		struct fuse_statfs_out o;
+
+		memset(&o, 0, sizeof o);
+		o.st.bsize = o.st.frsize = 4096;
+		o.st.namelen = 255;
+		reply(in->unique, 0, &o, sizeof o);
 		break;
 	}
 	case FUSE_RELEASEDIR:
@@ -868,7 +882,8 @@ static int cmd_estale(const char *mnt)
 
 	/* The oracle: fstatat in the same situation. */
 	estale_getattr = 1;
-	tap(!fstatat(dfd, "alpha", &st, AT_SYMLINK_NOFOLLOW) && st.st_ino == 2 && estale_sent == 3,
+	int rc = fstatat(dfd, "alpha", &st, AT_SYMLINK_NOFOLLOW);
+	tap(!rc && st.st_ino == 2 && estale_sent == 3,
 	    "fuse-estale: fstatat retries the same way (%d ESTALE sent)", estale_sent);
 	close(dfd);
 	if (umount2(mnt, 0) < 0 && umount2(mnt, MNT_DETACH) < 0)
@@ -919,6 +934,18 @@ static long cg_read(const char *dir)
 }
 
 /**
+ * Answer the READDIRs held since @from with EIO: a task whose request the
+ * daemon has read waits for the answer even when killed.
+ */
+static void release_readdirs(unsigned int from)
+{
+	unsigned int n = __atomic_load_n(&readdir_held, __ATOMIC_SEQ_CST);
+
+	for (unsigned int k = from; k < n && k < sizeof held_unique / sizeof held_unique[0]; k++)
+		reply(held_unique[k], -EIO, NULL, 0);
+}
+
+/**
  * @ntask processes in a cgroup of their own, each with its own open file
  * of the root, call getdents64 (@plus 0) or getdentsplus (@plus 1) with a
  * 4 MiB buffer; the server never answers READDIR.  Returns the cgroup's
@@ -942,6 +969,8 @@ static long blocked_bytes(const char *mnt, int ntask, int plus)
 			char p[512], c;
 			int f, fd;
 
+			/* Only the server may hold the connection open. */
+			close(fuse_fd);
 			snprintf(p, sizeof p, "%s/cgroup.procs", cg);
 			f = open(p, O_WRONLY);
 			if (f < 0 || write(f, "0", 1) != 1)
@@ -989,6 +1018,7 @@ out:
 	for (int i = 0; i < ntask; i++)
 		if (pids[i] > 0)
 			kill(pids[i], SIGKILL);
+	release_readdirs(before);
 	for (int i = 0; i < ntask; i++)
 		if (pids[i] > 0)
 			waitpid(pids[i], NULL, 0);
