@@ -10,13 +10,14 @@
  *  3. rounds, until the caller's buffer is full, the directory ends or a
  *     signal is pending: iterate_dir() with an actor that copies names
  *     into a small staging buffer (one page; no lookup or getattr while
- *     the filesystem holds the directory locked) and claims each
- *     record's place in the caller's buffer (zeroes it, as filldir64
- *     writes there too); then for each staged name: resolve it with the
+ *     the filesystem holds the directory locked) and pins the user pages
+ *     under each record's place in the caller's buffer (a fault there is
+ *     what filldir64 risks too); then for each staged name: resolve it with the
  *     kernel's own path walk (vfs_path_lookup() from the directory, one
  *     component: RCU walk first, mount crossing, automounts, ESTALE
  *     retry, all as in fstatat), vfs_getattr(), attribute bits, the
- *     record built in zeroed memory, copy_to_user();
+ *     record built in zeroed memory and written through the pinned pages
+ *     (nothing can fail there: no fault after the read);
  *  4. the position is where the filesystem left it after the last staged
  *     entry: every staged entry is delivered, so nothing is rewound.
  *
@@ -32,10 +33,11 @@
  * A pending signal ends the batch: the entries already staged are
  * delivered as GDP_REC_UNRESOLVED without further lookups, so the call
  * returns promptly, the position stays exact and the signal's handler
- * runs.  The only short delivery is a fault in the caller's buffer after
- * the actor checked it (another thread unmapped it): the position is then
- * put back on the first record not delivered, under the lock, with the
- * d_off the filesystem reported during this call.
+ * runs.  A batch ends early only before an entry the actor refused (a
+ * full or unwritable buffer, a signal, the audit limit), where the
+ * filesystem itself keeps its position, as for getdents64.  A buffer
+ * unmapped by another thread during the call still receives its records
+ * in the pages pinned for them; the position stays right.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,6 +47,7 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/error-injection.h>
+#include <linux/highmem.h>
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
 #include <linux/minmax.h>
@@ -76,15 +79,27 @@ struct gdp_staged {
 #define GDP_STAGED_LEN(namelen) \
 	ALIGN(offsetof(struct gdp_staged, name) + (namelen) + 1, 8)
 
+/*
+ * User pages pinned for one round's records: the records of a round are
+ * written through these pages, so once an entry is staged nothing can
+ * keep its record from the caller (no fault after the read, no rewind).
+ */
+#define GDP_PIN_MAX	16
+
 /* One round of staging (see the top of the file). */
 struct gdp_stage {
 	struct dir_context ctx;
 	char *buf;		/* GDP_STAGE_CHUNK, more for one long name */
 	size_t used;
 	size_t cap;
+	struct getdentsplus_entry *rec;	/* one record is built here */
+	size_t rec_cap;
 	char __user *ubuf;	/* the caller's buffer */
 	size_t out_used;	/* its bytes promised to records */
 	size_t out_left;	/* user buffer bytes not yet promised */
+	unsigned long pin_base;	/* user address of pages[0] (page aligned) */
+	unsigned int npages;	/* pinned for this round */
+	struct page *pages[GDP_PIN_MAX];
 	unsigned int nr;	/* entries staged in this round */
 	unsigned int seen;	/* entries the filesystem offered, dots too */
 	unsigned int budget;	/* entries this call may still take */
@@ -107,13 +122,9 @@ struct gdp_req {
 
 /* What the delivery of one call has done so far. */
 struct gdp_out {
-	char __user *ubuf;
 	size_t done;			/* bytes delivered */
-	struct getdentsplus_entry __user *last;	/* the last record delivered */
-	u8 last_flags;			/* and its flags */
+	size_t last;			/* offset of the last record delivered */
 	bool interrupted;		/* a signal: the rest is left to the caller */
-	bool fault;			/* the buffer faulted (or a record could
-					 * not be built): the call ends */
 };
 
 /* gdp_resolve(): only the caller's own path walk can answer this entry. */
@@ -148,6 +159,78 @@ static bool gdp_name_is_dots(const char *name, int namelen)
 {
 	return name[0] == '.' &&
 	       (namelen == 1 || (namelen == 2 && name[1] == '.'));
+}
+
+/*
+ * Pin the caller's pages under the record place [@off, @off + @len) of
+ * the user buffer (FOLL_WRITE: what a write there would fault in, and a
+ * copy-on-write page broken now).  Returns 0, -EFAULT when the place is
+ * not writable, or 1 when it needs more pages than a round pins (the
+ * round ends; the next one starts with no page pinned).
+ */
+static int gdp_pin(struct gdp_stage *st, size_t off, size_t len)
+{
+	unsigned long start = (unsigned long)st->ubuf + off;
+	unsigned long end = start + len - 1;
+	unsigned int want;
+	int got;
+
+	if (!st->npages)
+		st->pin_base = start & PAGE_MASK;
+	want = ((end - st->pin_base) >> PAGE_SHIFT) + 1;
+	if (want <= st->npages)
+		return 0;
+	if (want > GDP_PIN_MAX)
+		return 1;
+	got = pin_user_pages_fast(st->pin_base + st->npages * PAGE_SIZE,
+				  want - st->npages, FOLL_WRITE,
+				  st->pages + st->npages);
+	if (got > 0)
+		st->npages += got;
+	return st->npages < want ? -EFAULT : 0;
+}
+
+/* Unpin the round's pages: what was written there is the caller's. */
+static void gdp_unpin(struct gdp_stage *st)
+{
+	if (st->npages)
+		unpin_user_pages_dirty_lock(st->pages, st->npages, true);
+	st->npages = 0;
+}
+
+/* Copy @len bytes to the pinned user buffer at offset @off. */
+static void gdp_copy_out(struct gdp_stage *st, size_t off, const void *src,
+			 size_t len)
+{
+	unsigned long at = (unsigned long)st->ubuf + off - st->pin_base;
+
+	while (len) {
+		size_t po = offset_in_page(at);
+		size_t n = min_t(size_t, len, PAGE_SIZE - po);
+		char *k = kmap_local_page(st->pages[at >> PAGE_SHIFT]);
+
+		memcpy(k + po, src, n);
+		kunmap_local(k);
+		src += n;
+		at += n;
+		len -= n;
+	}
+}
+
+/* Room for one record of @reclen bytes in the record scratch. */
+static int gdp_rec_grow(struct gdp_stage *st, size_t reclen)
+{
+	struct getdentsplus_entry *rec;
+
+	if (reclen <= st->rec_cap)
+		return 0;
+	rec = kmalloc(reclen, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!rec)
+		return -ENOMEM;
+	kfree(st->rec);
+	st->rec = rec;
+	st->rec_cap = reclen;
+	return 0;
 }
 
 /*
@@ -218,12 +301,23 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 			return gdp_stage_stop(st, true);
 		}
 	}
+	if (gdp_rec_grow(st, reclen)) {
+		if (first)
+			st->error = -ENOMEM;
+		return gdp_stage_stop(st, true);
+	}
 	/*
-	 * The record's place must be writable before the entry is taken:
-	 * then a bad buffer ends the batch here, where the filesystem keeps
-	 * its position.  A page fault here is what filldir64 risks too.
+	 * The record's place is pinned before the entry is taken: a bad
+	 * buffer ends the batch here, where the filesystem keeps its
+	 * position, and once taken the record cannot fail to arrive.  A
+	 * page fault here is what filldir64 risks too.
 	 */
-	if (clear_user(st->ubuf + st->out_used, reclen)) {
+	switch (gdp_pin(st, st->out_used, reclen)) {
+	case 0:
+		break;
+	case 1:
+		return gdp_stage_stop(st, false);
+	default:
 		if (first)
 			st->error = -EFAULT;
 		return gdp_stage_stop(st, true);
@@ -451,89 +545,37 @@ static bool gdp_fill_self(const struct gdp_req *req,
 }
 
 /*
- * Put the position on @pos like lseek(SEEK_SET), so the fs sees it.  @pos
- * is a d_off the filesystem itself reported during this call, so its
- * ->llseek accepts it.  vfs_llseek() fails only with -ESPIPE, when the
- * directory cannot seek at all (no ->llseek, or FMODE_LSEEK cleared): its
- * readdir then has no state but the position, which iterate_dir() hands it
- * from f_pos, so writing f_pos (what default_llseek() does) is that seek.
- * Called with f_pos_lock held.
+ * Deliver the entries staged in one round, through the round's pinned
+ * pages: nothing can fail here, so every staged entry arrives and the
+ * position the filesystem left is right.  Once a signal is pending, the
+ * rest of the round is delivered without lookups (GDP_REC_UNRESOLVED), so
+ * the call returns promptly.
  */
-static void gdp_set_pos(struct file *file, loff_t pos)
-{
-	if (file->f_pos == pos)
-		return;
-	if (vfs_llseek(file, pos, SEEK_SET) == -ESPIPE)
-		file->f_pos = pos;
-}
-
-/* Copy one built record out; false when the buffer faulted. */
-static bool gdp_put_record(struct gdp_out *out,
-			   const struct getdentsplus_entry *rec)
-{
-	char __user *to = out->ubuf + out->done;
-
-	if (copy_to_user(to, rec, rec->reclen)) {
-		out->fault = true;
-		return false;
-	}
-	out->last = (struct getdentsplus_entry __user *)to;
-	out->last_flags = rec->flags;
-	out->done += rec->reclen;
-	return true;
-}
-
-/*
- * Deliver the entries staged in one round.  @rec is a zeroed-per-record
- * scratch of *@rec_cap bytes (grown for a long name).  Once a signal is
- * pending, the rest of the round is delivered without lookups
- * (GDP_REC_UNRESOLVED), so the call returns promptly and no staged entry
- * needs to be read again.  On a fault, the position goes back to the
- * first entry not delivered.  Returns 0 or -ENOMEM (nothing of the round
- * delivered then: the position is put back too).
- */
-static int gdp_emit_round(const struct gdp_req *req, struct gdp_stage *st,
-			  struct getdentsplus_entry **rec, size_t *rec_cap,
-			  struct gdp_out *out, loff_t pos)
+static void gdp_emit_round(const struct gdp_req *req, struct gdp_stage *st,
+			   struct gdp_out *out)
 {
 	const struct gdp_staged *e = (const struct gdp_staged *)st->buf;
+	struct getdentsplus_entry *rec = st->rec;
 	unsigned int i;
 
 	for (i = 0; i < st->nr; i++) {
 		size_t reclen = GDP_RECLEN(e->namelen);
 
-		if (reclen > *rec_cap) {
-			struct getdentsplus_entry *bigger;
-
-			bigger = kmalloc(reclen, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-			if (!bigger) {
-				/* Ends the batch before this entry. */
-				gdp_set_pos(req->dir, pos);
-				out->fault = true;
-				return out->done ? 0 : -ENOMEM;
-			}
-			kfree(*rec);
-			*rec = bigger;
-			*rec_cap = reclen;
-		}
 		if (out->done && !out->interrupted && signal_pending(current))
 			out->interrupted = true;
-		memset(*rec, 0, reclen);
+		memset(rec, 0, reclen);
 		if (out->interrupted) {
-			gdp_fill_header(e, *rec);
-			(*rec)->flags = GDP_REC_UNRESOLVED;
+			gdp_fill_header(e, rec);
+			rec->flags = GDP_REC_UNRESOLVED;
 		} else {
-			gdp_fill_record(req, e, *rec);
+			gdp_fill_record(req, e, rec);
 		}
-		if (!gdp_put_record(out, *rec)) {
-			gdp_set_pos(req->dir, pos);
-			return 0;
-		}
-		pos = e->off;
+		gdp_copy_out(st, out->done, rec, reclen);
+		out->last = out->done;
+		out->done += reclen;
 		e = (const void *)e + GDP_STAGED_LEN(e->namelen);
 		cond_resched();
 	}
-	return 0;
 }
 
 static int gdp_check_args(size_t size, u32 mask, u32 flags)
@@ -562,7 +604,6 @@ static int gdp_check_args(size_t size, u32 mask, u32 flags)
  * end of the directory was seen.
  */
 static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
-		      struct getdentsplus_entry **rec, size_t *rec_cap,
 		      struct gdp_out *out, bool *at_end)
 {
 	struct file *file = req->dir;
@@ -571,8 +612,6 @@ static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 
 	*at_end = false;
 	for (;;) {
-		loff_t pos = file->f_pos;
-
 		st->used = 0;
 		st->nr = 0;
 		st->seen = 0;
@@ -582,16 +621,10 @@ static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 		if (st->last)
 			st->last->off = st->ctx.pos;
 		if (st->nr) {
-			int err = gdp_emit_round(req, st, rec, rec_cap, out, pos);
-
-			if (err) {
-				ret = err;
-				break;
-			}
+			gdp_emit_round(req, st, out);
 			st->delivered = true;
-			if (out->fault)
-				break;
 		}
+		gdp_unpin(st);
 		if (ret < 0 || st->batch_full || out->interrupted)
 			break;
 		if (!st->stopped && !st->seen) {
@@ -615,9 +648,7 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		.mask = statx_mask,
 		.flags = flags,
 	};
-	struct gdp_out out = { .ubuf = ubuf };
-	struct getdentsplus_entry *rec;
-	size_t rec_cap;
+	struct gdp_out out = { };
 	struct file *file;
 	struct fd f;
 	bool at_end;
@@ -667,9 +698,9 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	 * in the filesystem holds these two and nothing more.
 	 */
 	ret = -ENOMEM;
-	rec_cap = GDP_RECLEN(NAME_MAX);
-	rec = kmalloc(rec_cap, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-	if (!rec)
+	st.rec_cap = GDP_RECLEN(NAME_MAX);
+	st.rec = kmalloc(st.rec_cap, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!st.rec)
 		goto err_unlock;
 	st.cap = GDP_STAGE_CHUNK;
 	st.buf = kmalloc(st.cap, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
@@ -688,18 +719,19 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	 * fstat-then-getdents64 does not make.
 	 */
 	if ((flags & GDP_WANT_SELF) && file->f_pos == 0) {
-		memset(rec, 0, GDP_RECLEN(0));
-		if (gdp_fill_self(&req, rec)) {
+		memset(st.rec, 0, GDP_RECLEN(0));
+		if (gdp_fill_self(&req, st.rec)) {
 			ret = -EFAULT;
-			if (!gdp_put_record(&out, rec))
+			if (copy_to_user(ubuf, st.rec, GDP_RECLEN(0)))
 				goto err_free_stage;
+			out.done = GDP_RECLEN(0);
 			st.out_used = out.done;
 			st.out_left -= out.done;
 		}
 	}
 	gdp_dir_context_set_count(&st.ctx, st.out_left);
 
-	ret = gdp_rounds(&req, &st, &rec, &rec_cap, &out, &at_end);
+	ret = gdp_rounds(&req, &st, &out, &at_end);
 	/*
 	 * The directory's own record alone is no progress when entries
 	 * were there to read: report why (the position is still 0).
@@ -707,25 +739,34 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	if (out.done && !st.delivered && !at_end && (ret < 0 || st.error))
 		out.done = 0;
 	if (out.done) {
-		if (at_end && (flags & GDP_MARK_END))
-			put_user(out.last_flags | GDP_REC_END, &out.last->flags);
+		/*
+		 * The end is known only after the last round: mark the last
+		 * record in place.  Its page is no longer pinned, so a buffer
+		 * unmapped meanwhile just leaves it unmarked (allowed).
+		 */
+		if (at_end && (flags & GDP_MARK_END)) {
+			struct getdentsplus_entry __user *last =
+				(void __user *)((char __user *)ubuf + out.last);
+			u8 fl;
+
+			if (!get_user(fl, &last->flags))
+				put_user(fl | GDP_REC_END, &last->flags);
+		}
 		ret = out.done;
 	} else if (ret >= 0) {
 		ret = st.error;		/* 0 at end of directory */
-		if (!ret && out.fault)
-			ret = -EFAULT;
 	}
 
 	mutex_unlock(&file->f_pos_lock);
 	kfree(st.buf);
-	kfree(rec);
+	kfree(st.rec);
 	fdput(f);
 	return ret;
 
 err_free_stage:
 	kfree(st.buf);
 err_free_rec:
-	kfree(rec);
+	kfree(st.rec);
 err_unlock:
 	mutex_unlock(&file->f_pos_lock);
 err_fdput:

@@ -10,7 +10,9 @@
  *       here), passes from lseek(0) to the end, each name counted once per
  *       pass over both readers.  The getdentsplus readers use a buffer
  *       that runs into a PROT_NONE page after a few dozen records, so
- *       every call ends early (a short delivery).  MODE:
+ *       every call ends early (a short delivery), and a thread flips a
+ *       page in the middle of it to PROT_NONE and back while the call
+ *       runs (a fault during the call).  MODE:
  *         plus   two getdentsplus readers
  *         mixed  getdentsplus (short) and getdents64 (whole buffer)
  *         churn  one getdentsplus reader (short) while a thread creates
@@ -37,6 +39,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -113,14 +116,58 @@ static void count_name(struct shared *sh, const char *name)
 		__atomic_fetch_add(&sh->seen[k], 1, __ATOMIC_RELAXED);
 }
 
-/** One pass of a getdentsplus reader whose buffer faults early. */
-static void pass_plus(struct shared *sh, char *m, unsigned int *seed)
+struct reader {
+	struct shared *sh;
+	int plus;		/* getdentsplus (short), else getdents64 */
+	unsigned int seed;
+	/* The fault during the call: a thread flips one page of the
+	 * buffer to PROT_NONE and back while the call runs. */
+	char *flip;			/* that page */
+	volatile int run;		/* flip while set */
+	volatile int quit;
+	pthread_mutex_t mu;
+	long flips;
+};
+
+/** The flipping thread of a getdentsplus reader. */
+static void *flipper(void *arg)
 {
+	struct reader *rd = arg;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	while (!rd->quit) {
+		pthread_mutex_lock(&rd->mu);
+		if (rd->run) {
+			mprotect(rd->flip, pg, PROT_NONE);
+			rd->flips++;
+		}
+		pthread_mutex_unlock(&rd->mu);
+		sched_yield();
+		pthread_mutex_lock(&rd->mu);
+		mprotect(rd->flip, pg, PROT_READ | PROT_WRITE);
+		pthread_mutex_unlock(&rd->mu);
+		sched_yield();
+	}
+	return NULL;
+}
+
+/** One pass of a getdentsplus reader whose buffer faults early. */
+static void pass_plus(struct shared *sh, struct reader *rd, char *m, unsigned int *seed)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
 	for (;;) {
 		/* The fault lands at a different record each call. */
 		size_t off = (rand_r(seed) % 64) * 8;
 		char *buf = m + off;
+
+		rd->run = 1;
 		long n = gdp_call(sh->fd, buf, 1 << 20, STATX_TYPE, 0);
+		/* The page readable again before the records are read. */
+		pthread_mutex_lock(&rd->mu);
+		rd->run = 0;
+		mprotect(rd->flip, pg, PROT_READ | PROT_WRITE);
+		pthread_mutex_unlock(&rd->mu);
 
 		__atomic_fetch_add(&sh->calls, 1, __ATOMIC_RELAXED);
 		if (n < 0) {
@@ -150,12 +197,6 @@ static void pass_getdents(struct shared *sh)
 		__atomic_fetch_add(&sh->failed, 1, __ATOMIC_RELAXED);
 }
 
-struct reader {
-	struct shared *sh;
-	int plus;		/* getdentsplus (short), else getdents64 */
-	unsigned int seed;
-};
-
 /** A reader thread: one pass per start barrier until told to stop. */
 static void *reader(void *arg)
 {
@@ -167,15 +208,25 @@ static void *reader(void *arg)
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	mprotect(m + npg * pg, pg, PROT_NONE);
+	pthread_t fl;
+
+	rd->flip = m + 2 * pg;
+	pthread_mutex_init(&rd->mu, NULL);
+	if (rd->plus)
+		pthread_create(&fl, NULL, flipper, rd);
 	for (;;) {
 		pthread_barrier_wait(&sh->start);
 		if (sh->stop)
 			break;
 		if (rd->plus)
-			pass_plus(sh, m, &rd->seed);
+			pass_plus(sh, rd, m, &rd->seed);
 		else
 			pass_getdents(sh);
 		pthread_barrier_wait(&sh->done);
+	}
+	if (rd->plus) {
+		rd->quit = 1;
+		pthread_join(fl, NULL);
 	}
 	munmap(m, (npg + 1) * pg);
 	return NULL;
@@ -205,7 +256,7 @@ static void *churner(void *arg)
 static int cmd_shared(const char *dir, int secs, const char *mode)
 {
 	struct shared sh = { .dir = dir };
-	struct reader rd[2] = { { &sh, 1, 1 }, { &sh, 1, 2 } };
+	struct reader rd[2] = { { .sh = &sh, .plus = 1, .seed = 1 }, { .sh = &sh, .plus = 1, .seed = 2 } };
 	pthread_t th[3];
 	int nthr, passes = 0, dups = 0, missing = 0, bad_passes = 0;
 	char path[4096];
@@ -256,9 +307,9 @@ static int cmd_shared(const char *dir, int secs, const char *mode)
 	if (nthr == 1)
 		pthread_join(th[2], NULL);
 	tap(dups == 0 && missing == 0 && sh.failed == 0 && sh.shorts > passes,
-	    "shared %s: %s: one open file, %d passes (%ld calls, %ld short deliveries): %d names "
-	    "repeated, %d missing in %d passes, %ld failed calls", mode, dir, passes, sh.calls,
-	    sh.shorts, dups, missing, bad_passes, sh.failed);
+	    "shared %s: %s: one open file, %d passes (%ld calls, %ld short deliveries, %ld page flips "
+	    "during calls): %d names repeated, %d missing in %d passes, %ld failed calls", mode, dir,
+	    passes, sh.calls, sh.shorts, rd[0].flips + rd[1].flips, dups, missing, bad_passes, sh.failed);
 	close(sh.fd);
 	return 0;
 }

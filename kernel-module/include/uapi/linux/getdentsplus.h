@@ -23,8 +23,11 @@
  * users of the same open file do.  They wait for the call, as they wait
  * for getdents64 on a slow filesystem; users of other open files of the
  * same directory never do.  Every entry read from the directory is
- * returned (no rewind by guess): a pending signal turns the rest of the
- * batch into GDP_REC_UNRESOLVED records instead of dropping it.
+ * returned, and nothing is rewound: the place of each record is pinned
+ * in the caller's buffer before its entry is taken (an unwritable
+ * buffer ends the batch there, where the filesystem keeps its position),
+ * and a pending signal turns the rest of the batch into
+ * GDP_REC_UNRESOLVED records instead of dropping it.
  *
  * Each record is what fstatat(dirfd, name, flags) from the caller gives:
  * the name is resolved by the kernel's own path walk from the directory
