@@ -65,6 +65,8 @@
 #include <linux/fuse.h>
 #include <linux/getdentsplus.h>
 
+#include "gdp-cg.h"
+
 /* How long a thread may take for something that should be immediate. */
 #define WAIT_MS 10000
 
@@ -894,44 +896,7 @@ static int cmd_estale(const char *mnt)
 
 /* ---- issue 23 finding 1: memory held by a call blocked in READDIR ---- */
 
-/** The memory cgroup @name (cgroup2 mounted if it is not); 0 on failure. */
-static int cg_make(const char *name, char *dir, size_t len)
-{
-	const char *root = "/sys/fs/cgroup";
-	struct statfs sfs;
-	char p[256];
-	int f;
 
-	if ((statfs(root, &sfs) || sfs.f_type != 0x63677270 /* CGROUP2_SUPER_MAGIC */) &&
-	    mount("cgroup2", root, "cgroup2", 0, NULL))
-		return 0;
-	snprintf(p, sizeof p, "%s/cgroup.subtree_control", root);
-	f = open(p, O_WRONLY);
-	if (f < 0 || write(f, "+memory", 7) != 7) {
-		if (f >= 0)
-			close(f);
-		return 0;
-	}
-	close(f);
-	snprintf(dir, len, "%s/%s", root, name);
-	return !mkdir(dir, 0755) || errno == EEXIST;
-}
-
-/** memory.current of cgroup @dir, or -1. */
-static long cg_read(const char *dir)
-{
-	char p[512];
-	long v = -1;
-	FILE *f;
-
-	snprintf(p, sizeof p, "%s/memory.current", dir);
-	f = fopen(p, "r");
-	if (!f || fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	if (f)
-		fclose(f);
-	return v;
-}
 
 /**
  * Answer the READDIRs held since @from with EIO: a task whose request the
@@ -1003,7 +968,7 @@ static long blocked_bytes(const char *mnt, int ntask, int plus)
 			goto out;
 	}
 	usleep(300000);
-	base = cg_read(cg);
+	base = cg_current(cg);
 	for (int i = 0; i < ntask; i++)
 		if (write(go[1], "g", 1) != 1)
 			goto out;
@@ -1011,7 +976,7 @@ static long blocked_bytes(const char *mnt, int ntask, int plus)
 		usleep(50000);
 	usleep(500000);
 	if (readdir_held - before == (unsigned int)ntask && base >= 0)
-		held = (cg_read(cg) - base) / ntask;
+		held = (cg_current(cg) - base) / ntask;
 	else
 		printf("# %d READDIRs held of %d\n", readdir_held - before, ntask);
 out:

@@ -77,6 +77,8 @@
 #include <linux/userfaultfd.h>
 #include <linux/getdentsplus.h>
 
+#include "gdp-cg.h"
+
 #define REQ_MASK (STATX_BASIC_STATS | STATX_BTIME)
 #define X32_BIT 0x40000000L
 
@@ -911,50 +913,8 @@ static int cmd_dup2_race(const char *dir, int calls)
 
 /* ---- issue 8 fix 3: no memory held while waiting for f_pos_lock -------- */
 
-/* A memory cgroup NAME under the cgroup2 root (mounted if it is not). */
-static int cg_make(const char *name, char *dir, size_t len)
-{
-	struct statfs sfs;
-	const char *root = "/sys/fs/cgroup";
-	if ((statfs(root, &sfs) || sfs.f_type != 0x63677270 /* CGROUP2_SUPER_MAGIC */) &&
-	    mount("cgroup2", root, "cgroup2", 0, NULL))
-		return 0;
-	char p[256];
-	snprintf(p, sizeof p, "%s/cgroup.subtree_control", root);
-	int f = open(p, O_WRONLY);
-	if (f < 0 || write(f, "+memory", 7) != 7) {
-		if (f >= 0)
-			close(f);
-		return 0;
-	}
-	close(f);
-	snprintf(dir, len, "%s/%s", root, name);
-	return !mkdir(dir, 0755) || errno == EEXIST;
-}
 
-static long cg_current(const char *dir)
-{
-	char p[512];
-	long v = -1;
-	snprintf(p, sizeof p, "%s/memory.current", dir);
-	FILE *f = fopen(p, "r");
-	if (!f || fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	if (f)
-		fclose(f);
-	return v;
-}
 
-static int cg_join(const char *dir)
-{
-	char p[512];
-	snprintf(p, sizeof p, "%s/cgroup.procs", dir);
-	int f = open(p, O_WRONLY);
-	int ok = f >= 0 && write(f, "0", 1) == 1;
-	if (f >= 0)
-		close(f);
-	return ok;
-}
 
 static char task_state(pid_t pid)
 {
