@@ -147,6 +147,17 @@ static bool gdp_audited(void)
 	return audit_enabled && !audit_dummy_context();
 }
 
+/*
+ * The filesystem's read-size hint (dir_context.count, where the kernel
+ * has it): what this round can still take, the room in the staging
+ * buffer, not the caller's whole buffer, so that a filesystem sizing its
+ * reads by it (FUSE) fetches no entries the round would drop.
+ */
+static void gdp_stage_hint(struct gdp_stage *st)
+{
+	gdp_dir_context_set_count(&st->ctx, min(st->out_left, st->cap - st->used));
+}
+
 /* The actor refuses the entry: this round ends before it. */
 static gdp_filldir_ret gdp_stage_stop(struct gdp_stage *st, bool batch_full)
 {
@@ -337,7 +348,7 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	st->nr++;
 	st->budget--;
 	st->last = e;
-	gdp_dir_context_set_count(ctx, st->out_left);
+	gdp_stage_hint(st);
 	return GDP_FILLDIR_CONTINUE;
 }
 
@@ -617,6 +628,7 @@ static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 		st->seen = 0;
 		st->last = NULL;
 		st->stopped = false;
+		gdp_stage_hint(st);
 		ret = iterate_dir(file, &st->ctx);
 		if (st->last)
 			st->last->off = st->ctx.pos;
@@ -729,7 +741,7 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 			st.out_left -= out.done;
 		}
 	}
-	gdp_dir_context_set_count(&st.ctx, st.out_left);
+
 
 	ret = gdp_rounds(&req, &st, &out, &at_end);
 	/*
