@@ -306,7 +306,10 @@ static int cmd_shared(const char *dir, int secs, const char *mode)
 		pthread_join(th[i], NULL);
 	if (nthr == 1)
 		pthread_join(th[2], NULL);
-	tap(dups == 0 && missing == 0 && sh.failed == 0 && sh.shorts > passes,
+	/* Short deliveries must have happened; how many depends on how the
+	 * two readers share a pass (a getdents64 reader on a slow debug
+	 * kernel takes most of each). */
+	tap(dups == 0 && missing == 0 && sh.failed == 0 && sh.shorts > 0,
 	    "shared %s: %s: one open file, %d passes (%ld calls, %ld short deliveries, %ld page flips "
 	    "during calls): %d names repeated, %d missing in %d passes, %ld failed calls", mode, dir,
 	    passes, sh.calls, sh.shorts, rd[0].flips + rd[1].flips, dups, missing, bad_passes, sh.failed);
