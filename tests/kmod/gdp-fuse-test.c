@@ -65,28 +65,12 @@
 #include <linux/fuse.h>
 #include <linux/getdentsplus.h>
 
+#include "gdp-vmtest.h"
 #include "gdp-cg.h"
 
 /* How long a thread may take for something that should be immediate. */
 #define WAIT_MS 10000
 
-static int failures;
-
-/** Print one TAP line ("ok - ..." / "not ok - ..."); returns @ok. */
-static int tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-	return ok;
-}
 
 /** Milliseconds of CLOCK_MONOTONIC. */
 static long long now_ms(void)

@@ -77,28 +77,14 @@
 #include <linux/userfaultfd.h>
 #include <linux/getdentsplus.h>
 
+#include "gdp-vmtest.h"
 #include "gdp-cg.h"
 
 #define REQ_MASK (STATX_BASIC_STATS | STATX_BTIME)
 #define X32_BIT 0x40000000L
 
-static int failures;
 static int gdp_nr = -1;
 static int gdp_dev = -1;
-
-static int tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%s - ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-	return ok;
-}
 
 static void setup(void)
 {
@@ -112,14 +98,7 @@ static void setup(void)
 
 static long call_ioctl(int fd, void *buf, size_t size, unsigned mask, unsigned flags)
 {
-	struct getdentsplus_args a;
-	memset(&a, 0, sizeof a);
-	a.dirfd = fd;
-	a.flags = flags;
-	a.buf = (uintptr_t)buf;
-	a.size = size;
-	a.statx_mask = mask;
-	return ioctl(gdp_dev, GETDENTSPLUS_IOC, &a);
+	return gdp_ioc(gdp_dev, fd, buf, size, mask, flags);
 }
 
 #ifdef __x86_64__

@@ -59,39 +59,16 @@
 #include <linux/netlink.h>
 #include <linux/getdentsplus.h>
 
+#include "gdp-vmtest.h"
+
 #define NOLD 1000
 
-static int failures;
 static int gdp_dev = -1;
-
-/** Print one TAP line; returns @ok. */
-static int tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-	return ok;
-}
 
 /** One getdentsplus call through the ioctl. */
 static long gdp_call(int fd, void *buf, size_t size, unsigned int mask, unsigned int flags)
 {
-	struct getdentsplus_args a;
-
-	memset(&a, 0, sizeof a);
-	a.dirfd = fd;
-	a.flags = flags;
-	a.buf = (uintptr_t)buf;
-	a.size = size;
-	a.statx_mask = mask;
-	return ioctl(gdp_dev, GETDENTSPLUS_IOC, &a);
+	return gdp_ioc(gdp_dev, fd, buf, size, mask, flags);
 }
 
 #define NEXT(r) ((struct getdentsplus_entry *)((char *)(r) + (r)->reclen))

@@ -84,6 +84,7 @@ EXTRA_DIST += \
 	tests/kmod/gdp-review-test.c \
 	tests/kmod/gdp-v4-test.c \
 	tests/kmod/gdp-cg.h \
+	tests/kmod/gdp-vmtest.h \
 	tests/kmod/gdp-compat-arm.c \
 	tests/kmod/gdp-fuse-test.c \
 	tests/kmod/build-ls32 \
