@@ -138,20 +138,16 @@ static void gdp_attr_set(u32 bit, enum gdp_presence p, u32 *attr,
 		*unknown |= bit;
 }
 
-/* The label bit under GDP_ATTR_CACHED (see the top of the file). */
-static enum gdp_presence gdp_label_cached(const struct path *path)
+/*
+ * The label or capability bit under GDP_ATTR_CACHED (see the top of the
+ * file): answered only where the inode has no xattr handlers.
+ */
+static enum gdp_presence gdp_xattr_cached(const struct path *path,
+					  const char *name, bool need_size)
 {
 	if (d_inode(path->dentry)->i_opflags & IOP_XATTR)
 		return GDP_UNKNOWN;
-	return gdp_xattr(path, XATTR_NAME_SELINUX, true);
-}
-
-/* The capability bit under GDP_ATTR_CACHED (see the top of the file). */
-static enum gdp_presence gdp_cap_cached(const struct path *path)
-{
-	if (d_inode(path->dentry)->i_opflags & IOP_XATTR)
-		return GDP_UNKNOWN;
-	return gdp_xattr(path, XATTR_NAME_CAPS, false);
+	return gdp_xattr(path, name, need_size);
 }
 
 void gdp_attr_fill(const struct path *path, umode_t mode, u32 flags,
@@ -188,14 +184,14 @@ void gdp_attr_fill(const struct path *path, umode_t mode, u32 flags,
 		u |= GDP_ATTR_LABEL;
 	else
 		gdp_attr_set(GDP_ATTR_LABEL,
-			     cached ? gdp_label_cached(path) :
+			     cached ? gdp_xattr_cached(path, XATTR_NAME_SELINUX, true) :
 			     gdp_xattr(path, XATTR_NAME_SELINUX, true), &a, &u);
 
 	if (!(flags & GDP_WANT_CAP))
 		u |= GDP_ATTR_CAP;
 	else
 		gdp_attr_set(GDP_ATTR_CAP,
-			     cached ? gdp_cap_cached(path) :
+			     cached ? gdp_xattr_cached(path, XATTR_NAME_CAPS, false) :
 			     gdp_xattr(path, XATTR_NAME_CAPS, false), &a, &u);
 
 	*attr = a;

@@ -228,37 +228,26 @@ static void gdp_copy_out(struct gdp_stage *st, size_t off, const void *src,
 	}
 }
 
-/* Room for one record of @reclen bytes in the record scratch. */
-static int gdp_rec_grow(struct gdp_stage *st, size_t reclen)
-{
-	struct getdentsplus_entry *rec;
-
-	if (reclen <= st->rec_cap)
-		return 0;
-	rec = kmalloc(reclen, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-	if (!rec)
-		return -ENOMEM;
-	kfree(st->rec);
-	st->rec = rec;
-	st->rec_cap = reclen;
-	return 0;
-}
-
 /*
- * Make room for one entry of @need bytes in an empty staging buffer (a
- * name longer than the usual buffer holds: only filesystems whose names
- * exceed NAME_MAX have them).
+ * @old (*@cap bytes, contents not kept) or, when @need is more, a new
+ * buffer of @need bytes in its place (@old freed, *@cap updated); NULL
+ * when that fails (@old kept).  For the staging buffer, for one name
+ * longer than it holds (only filesystems whose names exceed NAME_MAX have
+ * them), and the record scratch, for its record.  Called by the actor,
+ * where a failure ends the round.
  */
-static int gdp_stage_grow(struct gdp_stage *st, size_t need)
+static void *gdp_grow(void *old, size_t *cap, size_t need)
 {
-	char *buf = kmalloc(need, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	void *bigger;
 
-	if (!buf)
-		return -ENOMEM;
-	kfree(st->buf);
-	st->buf = buf;
-	st->cap = need;
-	return 0;
+	if (need <= *cap)
+		return old;
+	bigger = kmalloc(need, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!bigger)
+		return NULL;
+	kfree(old);
+	*cap = need;
+	return bigger;
 }
 
 static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
@@ -268,8 +257,10 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 {
 	struct gdp_stage *st = container_of(ctx, struct gdp_stage, ctx);
 	bool first = !st->nr && !st->delivered;
+	struct getdentsplus_entry *rec;
 	struct gdp_staged *e;
 	size_t need, reclen;
+	char *buf;
 
 	st->seen++;
 	/* Like getdents64: an entry's d_off is where the next one starts. */
@@ -306,17 +297,15 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	if (need > st->cap - st->used) {
 		if (st->nr)
 			return gdp_stage_stop(st, false);
-		if (gdp_stage_grow(st, need)) {
-			if (first)
-				st->error = -ENOMEM;
-			return gdp_stage_stop(st, true);
-		}
+		buf = gdp_grow(st->buf, &st->cap, need);
+		if (!buf)
+			goto nomem;
+		st->buf = buf;
 	}
-	if (gdp_rec_grow(st, reclen)) {
-		if (first)
-			st->error = -ENOMEM;
-		return gdp_stage_stop(st, true);
-	}
+	rec = gdp_grow(st->rec, &st->rec_cap, reclen);
+	if (!rec)
+		goto nomem;
+	st->rec = rec;
 	/*
 	 * The record's place is pinned before the entry is taken: a bad
 	 * buffer ends the batch here, where the filesystem keeps its
@@ -350,6 +339,10 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	st->last = e;
 	gdp_stage_hint(st);
 	return GDP_FILLDIR_CONTINUE;
+nomem:
+	if (first)
+		st->error = -ENOMEM;
+	return gdp_stage_stop(st, true);
 }
 
 /*
