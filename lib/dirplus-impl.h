@@ -185,6 +185,10 @@ void dirplus_dev_mark_unsupported (dev_t dev, unsigned int bits);
    "unsupported" there, so attributes are probed one by one (a filesystem
    may serve getxattr of an ACL without listxattr).  */
 #define DIRPLUS_DEV_NO_LIST 0x100
+/* Pseudo-bits: attribute bit B << DIRPLUS_DEV_CHECKED_SHIFT says that
+   GNU's probe of B was made once on the device after an empty
+   listxattr (dirplus-stat.c): done, whatever it answered.  */
+#define DIRPLUS_DEV_CHECKED_SHIFT 16
 
 /* dirplus-attr.c: the device of a stat'ed entry.  */
 dev_t dirplus_entry_dev (const struct dirplus_entry *e);

@@ -42,6 +42,43 @@ dirplus_stat_entry (int dirfd, struct dirplus_entry *e, unsigned int mask,
     dirplus_entry_attrs (dirfd, e, bits, follow);
 }
 
+static void probe_attrs (int dirfd, struct dirplus_entry *e,
+                         unsigned int bits, bool follow);
+
+/** After an empty xattr list of E (BITS asked): make GNU's probes of
+    the bits not yet checked on E's device, once per device.  An empty
+    list is also what a filesystem without xattr handlers answers
+    (ramfs: the kernel's listxattr falls back to the security module's
+    list, empty without one), where GNU 9.1's first probe says "not
+    supported" and it stops asking; the same probes latch those bits
+    off here, and no entry of the device is asked again.  Where the
+    probes find nothing (ENODATA: ext4, tmpfs) nothing changes.  The
+    bits are absent either way: an empty list names no ACL and no
+    label (on a filesystem without handlers none can be stored, and a
+    security module that labels inodes lists its label).  */
+static void
+check_empty_list (int dirfd, struct dirplus_entry *e, unsigned int bits,
+                  bool follow)
+{
+  dev_t dev = dirplus_entry_dev (e);
+  unsigned int checked = (dirplus_dev_unsupported (dev)
+                          >> DIRPLUS_DEV_CHECKED_SHIFT);
+  unsigned int todo = bits & ~checked;
+  /* The default ACL is probed with the access ACL (GNU's order).  */
+  if (!(todo & ~DIRPLUS_ATTR_ACL_DEFAULT))
+    return;
+  dirplus_dev_mark_unsupported (dev, todo << DIRPLUS_DEV_CHECKED_SHIFT);
+  unsigned int attr = e->attr, unknown = e->attr_unknown;
+  int attr_errno = e->attr_errno;
+  probe_attrs (dirfd, e, todo, follow);
+  /* The list had none: a probe that finds one is a file changing
+     meanwhile, or a FUSE daemon whose list and answers disagree: the
+     list's answer stands, as for every other entry.  */
+  e->attr = attr;
+  e->attr_unknown = unknown;
+  e->attr_errno = attr_errno;
+}
+
 /** Fill attribute BITS of stat'ed entry E (relative to DIRFD) from one
     listxattr (more only if the list is longer than 1 KiB).  Returns 0,
     or -1 with errno when the filesystem says listxattr is unsupported
@@ -68,7 +105,9 @@ list_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
     }
   int err = errno;
   int r = 0;
-  if (0 <= n)
+  if (n == 0)
+    check_empty_list (dirfd, e, bits, follow);
+  else if (0 < n)
     {
       dirplus_attrs_from_list (e, bits, list, n);
       /* An empty label is no label (GNU, through libselinux): its size
