@@ -130,7 +130,8 @@ read_gdp (int fd, unsigned int mask, unsigned int flags, long *calls,
 {
   for (;;)
     {
-      long n = syscall (gdp_nr, fd, buf, sizeof buf, mask, flags);
+      long n = syscall (gdp_nr, fd, buf, sizeof buf, mask,
+                        flags | GDP_AT_FLAGS);
       ++*calls;
       if (n < 0)
         die ("getdentsplus");
@@ -191,10 +192,10 @@ main (int argc, char **argv)
     {
       { "names", false, false, 0, 0 },
       { "gnu", false, true, 0, 0 },
-      { "gdp-names", true, false, 0, GDP_NO_AUTOMOUNT },
-      { "gdp-stat", true, false, STATX_BASIC_STATS, GDP_NO_AUTOMOUNT },
+      { "gdp-names", true, false, 0, AT_NO_AUTOMOUNT },
+      { "gdp-stat", true, false, STATX_BASIC_STATS, AT_NO_AUTOMOUNT },
       { "gdp-ls", true, false, STATX_BASIC_STATS,
-        GDP_NO_AUTOMOUNT | GDP_WANT_ACL | GDP_WANT_LABEL | GDP_SKIP_DOTS
+        AT_NO_AUTOMOUNT | GDP_WANT_ACL | GDP_WANT_LABEL | GDP_SKIP_DOTS
         | GDP_WANT_SELF | GDP_MARK_END },
     };
   /* One pass unmeasured: everything in the caches, as for ls's warm

@@ -47,6 +47,7 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/error-injection.h>
+#include <linux/fcntl.h>
 #include <linux/highmem.h>
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
@@ -372,7 +373,7 @@ static int gdp_resolve(const struct gdp_req *req, const struct gdp_staged *e,
 			      path);
 	if (err)
 		return err;
-	if ((req->flags & GDP_FOLLOW) && d_is_symlink(path->dentry)) {
+	if ((req->flags & AT_SYMLINK_FOLLOW) && d_is_symlink(path->dentry)) {
 		path_put(path);
 		return GDP_UNRESOLVED;
 	}
@@ -582,11 +583,51 @@ static void gdp_emit_round(const struct gdp_req *req, struct gdp_stage *st,
 	}
 }
 
-static int gdp_check_args(size_t size, u32 mask, u32 flags)
+/*
+ * The request flags of ABI 4 and earlier (no GDP_AT_FLAGS), in the layout
+ * of ABI 5: each old bit has exactly one new one.
+ */
+static const struct {
+	u32 v4, at;
+} gdp_v4_flags[] = {
+	{ GDP_V4_FOLLOW,		AT_SYMLINK_FOLLOW },
+	{ GDP_V4_NO_AUTOMOUNT,		AT_NO_AUTOMOUNT },
+	{ GDP_V4_STATX_FORCE_SYNC,	AT_STATX_FORCE_SYNC },
+	{ GDP_V4_STATX_DONT_SYNC,	AT_STATX_DONT_SYNC },
+	{ GDP_V4_WANT_ACL,		GDP_WANT_ACL },
+	{ GDP_V4_WANT_LABEL,		GDP_WANT_LABEL },
+	{ GDP_V4_WANT_CAP,		GDP_WANT_CAP },
+	{ GDP_V4_ATTR_CACHED,		GDP_ATTR_CACHED },
+	{ GDP_V4_SKIP_DOTS,		GDP_SKIP_DOTS },
+	{ GDP_V4_WANT_SELF,		GDP_WANT_SELF },
+	{ GDP_V4_MARK_END,		GDP_MARK_END },
+};
+
+/*
+ * Check the arguments and give the request flags in the layout of ABI 5
+ * (see the uapi header): an old request is translated, an unknown bit in
+ * either layout is EINVAL.
+ */
+static int gdp_check_args(size_t size, u32 mask, u32 *flags)
 {
-	if (flags & ~GDP_FLAGS_ALL)
+	u32 f = *flags;
+	unsigned int i;
+
+	BUILD_BUG_ON(GDP_AT_ALL != (AT_SYMLINK_FOLLOW | AT_NO_AUTOMOUNT |
+				    AT_STATX_SYNC_TYPE));
+	BUILD_BUG_ON(GDP_FLAGS_ALL & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH));
+	if (!(f & GDP_AT_FLAGS)) {
+		if (f & ~GDP_V4_FLAGS_ALL)
+			return -EINVAL;
+		*flags = 0;
+		for (i = 0; i < ARRAY_SIZE(gdp_v4_flags); i++)
+			if (f & gdp_v4_flags[i].v4)
+				*flags |= gdp_v4_flags[i].at;
+		f = *flags;
+	}
+	if (f & ~GDP_FLAGS_ALL)
 		return -EINVAL;
-	if ((flags & GDP_STATX_FORCE_SYNC) && (flags & GDP_STATX_DONT_SYNC))
+	if ((f & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
 		return -EINVAL;
 	if (mask & ~GDP_STATX_SUPPORTED)
 		return -EINVAL;
@@ -651,7 +692,6 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	struct gdp_stage st = { .ctx.actor = gdp_stage_actor };
 	struct gdp_req req = {
 		.mask = statx_mask,
-		.flags = flags,
 	};
 	struct gdp_out out = { };
 	struct file *file;
@@ -659,21 +699,19 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	bool at_end;
 	long ret;
 
-	ret = gdp_check_args(size, statx_mask, flags);
+	ret = gdp_check_args(size, statx_mask, &flags);
 	if (ret)
 		return ret;
+	req.flags = flags;
 	size = min_t(size_t, size, GDP_SIZE_MAX);
 	if (!access_ok(ubuf, size))
 		return -EFAULT;
 
 	/* As fstatat() derives them from AT_NO_AUTOMOUNT (no symlink is
 	 * followed here: see gdp_resolve()). */
-	if (!(flags & GDP_NO_AUTOMOUNT))
+	if (!(flags & AT_NO_AUTOMOUNT))
 		req.lookup_flags |= LOOKUP_AUTOMOUNT;
-	if (flags & GDP_STATX_FORCE_SYNC)
-		req.query_flags |= AT_STATX_FORCE_SYNC;
-	if (flags & GDP_STATX_DONT_SYNC)
-		req.query_flags |= AT_STATX_DONT_SYNC;
+	req.query_flags = flags & AT_STATX_SYNC_TYPE;
 
 	/* fdget() refuses O_PATH files: EBADF, as for getdents64. */
 	f = fdget(dirfd);

@@ -69,11 +69,31 @@ _Static_assert (GDP_REC_UNRESOLVED == DIRPLUS_REC_UNRESOLVED
 /* What a module without the sysfs files (ABI version 1) accepts.  */
 #define GDP_V1_FLAGS 0xffu
 
+/* The request flags of ABI 4 and earlier, and their ABI 5 spelling.  */
+static const struct
+{
+  unsigned int v4, at;
+} v4_flags[] =
+  {
+    { GDP_V4_FOLLOW, AT_SYMLINK_FOLLOW },
+    { GDP_V4_NO_AUTOMOUNT, AT_NO_AUTOMOUNT },
+    { GDP_V4_STATX_FORCE_SYNC, AT_STATX_FORCE_SYNC },
+    { GDP_V4_STATX_DONT_SYNC, AT_STATX_DONT_SYNC },
+    { GDP_V4_WANT_ACL, GDP_WANT_ACL },
+    { GDP_V4_WANT_LABEL, GDP_WANT_LABEL },
+    { GDP_V4_WANT_CAP, GDP_WANT_CAP },
+    { GDP_V4_ATTR_CACHED, GDP_ATTR_CACHED },
+    { GDP_V4_SKIP_DOTS, GDP_SKIP_DOTS },
+    { GDP_V4_WANT_SELF, GDP_WANT_SELF },
+    { GDP_V4_MARK_END, GDP_MARK_END },
+  };
+
 static int probe_state;		/* 0 not yet, 1 usable, -1 not usable */
 static int probe_errno;
 static long gdp_nr;		/* the syscall number, 0: use the ioctl */
 static int gdp_devfd = -1;	/* /dev/getdentsplus */
 static unsigned int gdp_supported = GDP_FLAGS_ALL; /* request flags */
+static bool gdp_v4_layout;	/* the module takes only the GDP_V4_* layout */
 static pthread_mutex_t gdp_switch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 dirplus_gdp_call_fn dirplus_gdp_call;
@@ -114,6 +134,17 @@ sysfs_number (const char *path, unsigned long dflt)
   return v;
 }
 
+/** V4 (flags in the layout of ABI 4 and earlier) in the ABI 5 layout.  */
+static unsigned int
+flags_from_v4 (unsigned long v4)
+{
+  unsigned int f = GDP_AT_FLAGS;
+  for (size_t i = 0; i < sizeof v4_flags / sizeof *v4_flags; i++)
+    if (v4 & v4_flags[i].v4)
+      f |= v4_flags[i].at;
+  return f;
+}
+
 /** The syscall number published by the module, or 0.  */
 static long
 published_nr (void)
@@ -148,9 +179,14 @@ dirplus_gdp_probe (void)
       probe_state = 1;
       goto done;
     }
-  /* Version 1 modules have no flags file (and may lack GDP_SKIP_DOTS).  */
-  gdp_supported = (sysfs_number (GETDENTSPLUS_FLAGS_PATH, GDP_V1_FLAGS)
-                   & GDP_FLAGS_ALL);
+  /* Version 1 modules have no flags file (and may lack GDP_SKIP_DOTS);
+     before version 5 the file is in the GDP_V4_* layout.  */
+  unsigned long supported = sysfs_number (GETDENTSPLUS_FLAGS_PATH,
+                                          GDP_V1_FLAGS);
+  gdp_v4_layout = sysfs_number (GETDENTSPLUS_ABI_PATH, 1) < 5;
+  gdp_supported = (gdp_v4_layout
+                   ? flags_from_v4 (supported & GDP_V4_FLAGS_ALL)
+                   : supported & GDP_FLAGS_ALL);
   gdp_nr = GDP_NATIVE_SYSCALL ? published_nr () : 0;
   if (gdp_nr > 0 && answers (gdp_syscall))
     {
@@ -182,6 +218,17 @@ dirplus_gdp_probe (void)
       return -1;
     }
   return 0;
+}
+
+/** FLAGS (the ABI 5 layout) in the layout of ABI 4 and earlier.  */
+static unsigned int
+flags_to_v4 (unsigned int flags)
+{
+  unsigned int f = 0;
+  for (size_t i = 0; i < sizeof v4_flags / sizeof *v4_flags; i++)
+    if (flags & v4_flags[i].at)
+      f |= v4_flags[i].v4;
+  return f;
 }
 
 /** Whether D's filter drops "." and ".." (ls without -a): then the module
@@ -228,6 +275,8 @@ gdp_call (struct dirplus_dir *d, unsigned int mask, unsigned int flags)
 {
   dirplus_gdp_call_fn call = __atomic_load_n (&dirplus_gdp_call,
                                               __ATOMIC_ACQUIRE);
+  if (gdp_v4_layout)
+    flags = flags_to_v4 (flags);
   long n = call (d->fd, d->buf, d->bufsize, mask, flags);
   __atomic_fetch_add (&dirplus_counters.batch_calls, 1, __ATOMIC_RELAXED);
   if (n < 0 && errno == ENOSYS && call == gdp_syscall)
@@ -255,13 +304,13 @@ read_without_module (struct dirplus_dir *d)
   return n;
 }
 
-/** The GDP_* request flags for dirplus FLAGS.  */
+/** The request flags (ABI 5 layout) for dirplus FLAGS.  */
 static unsigned int
 gdp_flags (unsigned int flags)
 {
-  unsigned int f = GDP_NO_AUTOMOUNT;
+  unsigned int f = GDP_AT_FLAGS | AT_NO_AUTOMOUNT;
   if (flags & DIRPLUS_FOLLOW)
-    f |= GDP_FOLLOW;
+    f |= AT_SYMLINK_FOLLOW;
   if (flags & DIRPLUS_WANT_ACL)
     f |= GDP_WANT_ACL;
   if (flags & DIRPLUS_WANT_LABEL)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gdp-eq-mod.c -- gdp-eq's reader of the module's records (its ioctl on
    /dev/getdentsplus), with the module's uapi header only.  */
+#define _GNU_SOURCE
 #include "gdp-eq.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -25,9 +27,9 @@ eq_read_mod (int devfd, int fd, int follow, unsigned int statx_mask,
         {
           .dirfd = fd, .buf = (uintptr_t) buf, .size = size,
           .statx_mask = statx_mask,
-          .flags = (GDP_NO_AUTOMOUNT | GDP_SKIP_DOTS | GDP_WANT_ACL
+          .flags = (GDP_AT_FLAGS | AT_NO_AUTOMOUNT | GDP_SKIP_DOTS | GDP_WANT_ACL
                     | GDP_WANT_LABEL | GDP_WANT_CAP
-                    | (follow ? GDP_FOLLOW : 0)),
+                    | (follow ? AT_SYMLINK_FOLLOW : 0)),
         };
       long got = ioctl (devfd, GETDENTSPLUS_IOC, &a);
       if (got < 0)

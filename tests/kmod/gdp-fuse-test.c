@@ -616,7 +616,7 @@ static long gdp_ioctl(unsigned int flags)
 
 	memset(&args, 0, sizeof args);
 	args.dirfd = dfd;
-	args.flags = flags;
+	args.flags = flags | GDP_AT_FLAGS;
 	args.buf = (uintptr_t)a_buf;
 	args.size = sizeof a_buf;
 	args.statx_mask = STATX_BASIC_STATS;

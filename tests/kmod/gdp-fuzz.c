@@ -189,7 +189,9 @@ struct call {
 	enum bufkind bk;
 	char *buf;
 	size_t size;
-	unsigned int mask, flags, reserved;
+	unsigned int mask, reserved;
+	unsigned int flags;	/* what the call is asked, in the ABI 5 layout */
+	unsigned int wire;	/* what is passed: flags, or the ABI 4 layout */
 	int args_bad;		/* ioctl: the args pointer itself is bad (1: */
 				/* straddles the guard page, 2: unmapped) */
 	unsigned long cmd;	/* ioctl command */
@@ -226,13 +228,43 @@ static size_t pick_size(uint64_t *s, size_t room)
 	}
 }
 
+/* The bits of the ABI 4 layout and their ABI 5 spelling. */
+static const struct { unsigned int v4, at; } v4_map[] = {
+	{ 0x0001, AT_SYMLINK_FOLLOW }, { 0x0002, AT_NO_AUTOMOUNT },
+	{ 0x0004, AT_STATX_FORCE_SYNC }, { 0x0008, AT_STATX_DONT_SYNC },
+	{ 0x0010, GDP_WANT_ACL }, { 0x0020, GDP_WANT_LABEL },
+	{ 0x0040, GDP_WANT_CAP }, { 0x0080, GDP_ATTR_CACHED },
+	{ 0x0100, GDP_SKIP_DOTS }, { 0x0200, GDP_WANT_SELF },
+	{ 0x0400, GDP_MARK_END },
+};
+
+/** ABI 5 flags @f in the ABI 4 layout, or ABI 4 flags @f in ABI 5's (@to_v4 0). */
+static unsigned int v4_layout(unsigned int f, int to_v4)
+{
+	unsigned int r = to_v4 ? 0 : GDP_AT_FLAGS;
+
+	for (size_t i = 0; i < sizeof v4_map / sizeof *v4_map; i++)
+		if (f & (to_v4 ? v4_map[i].at : v4_map[i].v4))
+			r |= to_v4 ? v4_map[i].v4 : v4_map[i].at;
+	return r;
+}
+
+/** Whether the module must refuse the flags passed (@wire) with EINVAL. */
+static int flags_bad(unsigned int wire)
+{
+	if (!(wire & GDP_AT_FLAGS))
+		return (wire & ~0x7ffu) || (wire & 0xc) == 0xc;
+	return (wire & ~GDP_FLAGS_ALL) ||
+	       (wire & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE;
+}
+
 /** Random flags: usually valid, sometimes with unknown or conflicting bits. */
 static unsigned int pick_flags(uint64_t *s)
 {
-	unsigned int f = rnd(s) & GDP_FLAGS_ALL;
+	unsigned int f = (rnd(s) & GDP_FLAGS_ALL) | GDP_AT_FLAGS;
 
-	if (!chance(s, 25) && (f & GDP_STATX_FORCE_SYNC) && (f & GDP_STATX_DONT_SYNC))
-		f &= ~GDP_STATX_DONT_SYNC;
+	if (!chance(s, 25) && (f & AT_STATX_FORCE_SYNC) && (f & AT_STATX_DONT_SYNC))
+		f &= ~AT_STATX_DONT_SYNC;
 	if (chance(s, 10))
 		f |= 1u << (9 + below(s, 23));
 	if (chance(s, 3))
@@ -256,6 +288,20 @@ static unsigned int pick_mask(uint64_t *s)
 }
 
 /** Fill C with random arguments (buffer in arena A). */
+/*
+ * What C passes: its flags, or one time in five (when they are valid) the
+ * same request in the layout of ABI 4, which must mean the same.  Flags
+ * without GDP_AT_FLAGS (a random word) are that layout already.
+ */
+static void pick_wire(uint64_t *s, struct call *c)
+{
+	c->wire = c->flags;
+	if (!(c->flags & GDP_AT_FLAGS))
+		c->flags = flags_bad(c->wire) ? c->wire : v4_layout(c->wire, 0);
+	else if (!flags_bad(c->flags) && chance(s, 20))
+		c->wire = v4_layout(c->flags, 1);
+}
+
 static void pick_call(uint64_t *s, struct arena *a, int devfd, struct call *c)
 {
 	/* Never opened: the pool is opened before any of these numbers. */
@@ -303,9 +349,11 @@ static void pick_call(uint64_t *s, struct arena *a, int devfd, struct call *c)
 		c->bk = B_OK;
 		c->buf = a->base + off;
 		c->size = MAX_RECLEN + below(s, a->rw - off - MAX_RECLEN + 1);
-		c->flags &= GDP_FLAGS_ALL & ~GDP_STATX_DONT_SYNC;
+		c->flags &= GDP_FLAGS_ALL & ~AT_STATX_DONT_SYNC;
+		c->flags |= GDP_AT_FLAGS;
 		c->mask &= GDP_STATX_SUPPORTED;
 		c->cmd = GETDENTSPLUS_IOC;
+		pick_wire(s, c);
 		return;
 	}
 	if (c->via) {
@@ -315,6 +363,7 @@ static void pick_call(uint64_t *s, struct arena *a, int devfd, struct call *c)
 		if (c->cmd != GETDENTSPLUS_IOC && chance(s, 50))	/* a near miss */
 			c->cmd = _IOR(GETDENTSPLUS_IOC_MAGIC, 1, struct getdentsplus_args);
 	}
+	pick_wire(s, c);
 }
 
 /* ---- one call: what it may return ----------------------------------- */
@@ -342,8 +391,7 @@ static int documented(int e, const struct call *c)
 static int exact_errno(const struct call *c)
 {
 	int bad = 0, want = 0;
-	int args = (c->flags & ~GDP_FLAGS_ALL) ||
-		   ((c->flags & GDP_STATX_FORCE_SYNC) && (c->flags & GDP_STATX_DONT_SYNC)) ||
+	int args = flags_bad(c->wire) ||
 		   (c->mask & ~GDP_STATX_SUPPORTED) ||
 		   c->size < GETDENTSPLUS_ENTRY_MIN || c->reserved;
 
@@ -385,7 +433,7 @@ static void violation(enum vclass v, const struct call *c, const char *fmt, ...)
 	     what, c->via ? "ioctl" : "syscall", c->fd,
 	     c->fdi >= 0 ? fd_what[c->fdi] : c->kind == FD_BADF ? "bad fd" : "scratch subdir",
 	     bufkind_name[c->bk], c->buf ? (long)((uintptr_t)c->buf & 7) : 0L, c->size,
-	     c->mask, c->flags, c->reserved ? " reserved!=0" : "");
+	     c->mask, c->wire, c->reserved ? " reserved!=0" : "");
 }
 
 /** Are all N bytes at P zero? */
@@ -402,7 +450,7 @@ static int zero(const void *p, size_t n)
 /**
  * The stat part of a record without error: only offered mask bits, every
  * field outside them and every spare zero, the type the directory gave
- * (names keep their type in the scratch dirs; GDP_FOLLOW may change a
+ * (names keep their type in the scratch dirs; AT_SYMLINK_FOLLOW may change a
  * symlink's).  Returns a description of the first problem, or NULL.
  */
 static const char *bad_stat(const struct getdentsplus_entry *r, unsigned int flags)
@@ -424,7 +472,7 @@ static const char *bad_stat(const struct getdentsplus_entry *r, unsigned int fla
 	    !(x->stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
 		return "stx_attributes outside stx_attributes_mask";
 	if ((x->stx_mask & STATX_TYPE) && r->d_type != DT_UNKNOWN && t != r->d_type &&
-	    !((flags & GDP_FOLLOW) && r->d_type == DT_LNK))
+	    !((flags & AT_SYMLINK_FOLLOW) && r->d_type == DT_LNK))
 		return "file type differs from d_type";
 	return NULL;
 }
@@ -521,13 +569,13 @@ static int check_records(const struct call *c, const char *buf, long n)
 static long do_call(const struct call *c, int dev, int nr, struct arena *a)
 {
 	struct getdentsplus_args args = {
-		.dirfd = c->fd, .flags = c->flags, .buf = (uintptr_t)c->buf,
+		.dirfd = c->fd, .flags = c->wire, .buf = (uintptr_t)c->buf,
 		.size = c->size, .statx_mask = c->mask, .__reserved = c->reserved,
 	};
 	void *ap = &args;
 
 	if (c->via == 0)
-		return syscall(nr, c->fd, c->buf, c->size, c->mask, c->flags);
+		return syscall(nr, c->fd, c->buf, c->size, c->mask, c->wire);
 	if (c->args_bad) {
 		/* The argument block straddling the guard page, or unmapped. */
 		ap = a->base + GUARD_PAGE * a->page - sizeof args / 2;
@@ -806,7 +854,7 @@ static void churn_task(uint64_t s)
 			snprintf(a, sizeof a, "%s/l%d", d, k);
 			unlink(a);
 			if (chance(&s, 30))
-				symlink(a, a);	/* a loop: ELOOP with GDP_FOLLOW */
+				symlink(a, a);	/* a loop: ELOOP with AT_SYMLINK_FOLLOW */
 			else
 				symlink(chance(&s, 50) ? "f1" : "/proc/self/fd/0", a);
 			break;

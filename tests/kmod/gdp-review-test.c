@@ -12,7 +12,7 @@
  *                                      ours; high garbage bits are ignored
  *                                      like the kernel's own dispatch does
  *   gdp-review-test automount DIR NAME automount point NAME in DIR: not
- *                                      triggered with GDP_NO_AUTOMOUNT,
+ *                                      triggered with AT_NO_AUTOMOUNT,
  *                                      triggered without (like fstatat)
  *   gdp-review-test idmap DIR SUB      an idmapped mount of DIR: records ==
  *                                      fstatat through it, also as uid 1000
@@ -39,7 +39,7 @@
  *                                      killable (issue 8, fix 3)
  *   gdp-review-test errmap DIR IN OUT  with fail_function making every
  *                                      entry fail with -IN, its error is OUT
- *   gdp-review-test pivot-race D SECS  GDP_FOLLOW listings of a tmpfs D while
+ *   gdp-review-test pivot-race D SECS  AT_SYMLINK_FOLLOW listings of a tmpfs D while
  *                                      another task pivot_root()s in and out
  *                                      of it (issue 12, finding 2)
  *   gdp-review-test lsm-cached DIR F   a BPF LSM denying getxattr also hides
@@ -121,8 +121,8 @@ static long int80(long nr, long a, long b, long c, long d, long e)
 static int cmp_one(int dfd, const struct getdentsplus_entry *r, unsigned flags, const char *what)
 {
 	struct statx sx;
-	int sflags = (flags & GDP_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW;
-	if (flags & GDP_NO_AUTOMOUNT)
+	int sflags = (flags & AT_SYMLINK_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW;
+	if (flags & AT_NO_AUTOMOUNT)
 		sflags |= AT_NO_AUTOMOUNT;
 	if (r->flags & GDP_REC_UNRESOLVED) {
 		/* ABI 4: only what the kernel's walk from the directory cannot
@@ -132,7 +132,7 @@ static int cmp_one(int dfd, const struct getdentsplus_entry *r, unsigned flags, 
 		int walk = !strcmp(r->name, "..") ||
 			   (!statx(dfd, r->name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
 				   STATX_TYPE, &lx) &&
-			    (flags & GDP_FOLLOW) && S_ISLNK(lx.stx_mode));
+			    (flags & AT_SYMLINK_FOLLOW) && S_ISLNK(lx.stx_mode));
 		if (!walk || r->error || r->attr || r->attr_unknown != GDP_ATTR_ALL) {
 			printf("# %s: %s: unresolved record (error %d, attr %#x) for an entry that needs no path walk\n",
 			       what, r->name, r->error, r->attr);
@@ -248,7 +248,7 @@ static int cmd_compat32(const char *dir)
 	lseek(fd, 0, SEEK_SET);
 	memset(a32, 0, sizeof *a32);
 	a32->dirfd = fd;
-	a32->flags = GDP_WANT_ACL | GDP_WANT_LABEL | GDP_WANT_CAP;
+	a32->flags = GDP_AT_FLAGS | GDP_WANT_ACL | GDP_WANT_LABEL | GDP_WANT_CAP;
 	a32->buf = (uintptr_t)b32;
 	a32->size = size;
 	a32->statx_mask = REQ_MASK;
@@ -348,12 +348,12 @@ static int cmd_automount(const char *dir, const char *name)
 	if (fd < 0)
 		return tap(0, "automount: open %s: %s", dir, strerror(errno));
 	int m0 = mounted_count();
-	long n = call_ioctl(fd, buf, sizeof buf, REQ_MASK, GDP_NO_AUTOMOUNT);
+	long n = call_ioctl(fd, buf, sizeof buf, REQ_MASK, AT_NO_AUTOMOUNT);
 	struct getdentsplus_entry *r = find(buf, n, name);
 	int m1 = mounted_count();
-	int bad = r ? cmp_one(fd, r, GDP_NO_AUTOMOUNT, "no-automount") : 1;
+	int bad = r ? cmp_one(fd, r, AT_NO_AUTOMOUNT, "no-automount") : 1;
 	tap(r && m1 == m0 && !bad && (r->stx.stx_attributes & STATX_ATTR_AUTOMOUNT),
-	    "automount: GDP_NO_AUTOMOUNT: %s/%s not mounted (%d -> %d mounts), record == fstatat(AT_NO_AUTOMOUNT), STATX_ATTR_AUTOMOUNT",
+	    "automount: AT_NO_AUTOMOUNT: %s/%s not mounted (%d -> %d mounts), record == fstatat(AT_NO_AUTOMOUNT), STATX_ATTR_AUTOMOUNT",
 	    dir, name, m0, m1);
 	/*
 	 * ABI 4: default flags resolve the name with the kernel's walk and
@@ -733,7 +733,7 @@ static void mkfile(const char *path)
 
 /*
  * DIR (made here, on tmpfs): 8 files and 8 symlinks to them; listed with
- * GDP_FOLLOW while a second thread keeps writing "/" at the place of every
+ * AT_SYMLINK_FOLLOW while a second thread keeps writing "/" at the place of every
  * record's name in the buffer.  Every record of ".", ".." and the links
  * must still carry the stat data of its own name, never that of "/".
  */
@@ -753,7 +753,7 @@ static int cmd_name_race(const char *dir, int calls)
 	}
 	int fd = open(dir, O_RDONLY | O_DIRECTORY);
 	long n;
-	if (fd < 0 || !list_all(fd, buf, sizeof buf, GDP_FOLLOW, &n))
+	if (fd < 0 || !list_all(fd, buf, sizeof buf, AT_SYMLINK_FOLLOW, &n))
 		return tap(0, "name-race: first listing of %s: %s", dir, strerror(errno));
 	struct rewriter w = { .buf = buf };
 	uint64_t want_ino[64], want_dino[64];
@@ -769,7 +769,7 @@ static int cmd_name_race(const char *dir, int calls)
 	pthread_create(&th, NULL, rewrite_names, &w);
 	long bad = 0, done = 0, shifted = 0;
 	for (int c = 0; c < calls; c++) {
-		list_all(fd, buf, sizeof buf, GDP_FOLLOW, &n);
+		list_all(fd, buf, sizeof buf, AT_SYMLINK_FOLLOW, &n);
 		int i = 0;
 		for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n && i < w.noffs; r = NEXT(r), i++) {
 			if (r->d_ino != want_dino[i]) {
@@ -788,7 +788,7 @@ static int cmd_name_race(const char *dir, int calls)
 	w.stop = 1;
 	pthread_join(th, NULL);
 	tap(bad == 0 && done > shifted,
-	    "name-race: %ld calls with GDP_FOLLOW while another thread writes \"/\" over every name in the buffer (%ld rewrites): %ld records of ., .., symlinks with another file's stat data",
+	    "name-race: %ld calls with AT_SYMLINK_FOLLOW while another thread writes \"/\" over every name in the buffer (%ld rewrites): %ld records of ., .., symlinks with another file's stat data",
 	    done, w.writes, bad);
 	close(fd);
 	return 0;
@@ -815,7 +815,7 @@ static void *dup_loop(void *arg)
 
 /*
  * DIR/a and DIR/b (made here; tmpfs): each has a symlink "l" to its own
- * first file and 200 files.  One thread lists fd (GDP_FOLLOW) while
+ * first file and 200 files.  One thread lists fd (AT_SYMLINK_FOLLOW) while
  * another dup2()s DIR/a and DIR/b over it: whichever directory a call
  * lists, its ".", ".." and "l" records must be that directory's.
  */
@@ -858,7 +858,7 @@ static int cmd_dup2_race(const char *dir, int calls)
 	long bad = 0, seen[2] = { 0, 0 };
 	for (int c = 0; c < calls; c++) {
 		long n;
-		if (!list_all(d.fd, buf, sizeof buf, GDP_FOLLOW, &n))
+		if (!list_all(d.fd, buf, sizeof buf, AT_SYMLINK_FOLLOW, &n))
 			continue;
 		int k = -1;
 		for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r))
@@ -1096,7 +1096,7 @@ static int pivot_check(int fd, char *buf, size_t size, const uint64_t *ino, long
 {
 	int bad = 0;
 	long n;
-	list_all(fd, buf, size, GDP_FOLLOW, &n);
+	list_all(fd, buf, size, AT_SYMLINK_FOLLOW, &n);
 	if (n <= 0)
 		return 1;
 	for (struct getdentsplus_entry *r = (void *)buf; (char *)r < buf + n; r = NEXT(r)) {
@@ -1145,7 +1145,7 @@ static void *pivot_loop(void *arg)
 /*
  * D becomes the root of a tmpfs holding PIV_N symlinks l%03d ->
  * x/../x/../.../f%03d and "sub", another tmpfs, with "sub/old".  A
- * process chrooted into D lists it with GDP_FOLLOW over and over while
+ * process chrooted into D lists it with AT_SYMLINK_FOLLOW over and over while
  * another of its threads pivots to /sub and back.  pivot_root() rewrites
  * every task's root and working directory that equal its old root (D): a
  * module that lent D to a private fs_struct for a path walk would see the
@@ -1214,7 +1214,7 @@ static int cmd_pivot_race(const char *d, int seconds)
 		pa.stop = 1;
 		pthread_join(th, NULL);
 		tap(pa.status == 0 && pa.pivots > 0 && calls > 0 && !bad,
-		    "pivot-race: %ld GDP_FOLLOW calls over %d symlinks while a thread sharing the caller's fs pivot_root()ed %ld times in and out of the listed directory: every record right (%d wrong, %ld left to the caller), pivoter status %d",
+		    "pivot-race: %ld AT_SYMLINK_FOLLOW calls over %d symlinks while a thread sharing the caller's fs pivot_root()ed %ld times in and out of the listed directory: every record right (%d wrong, %ld left to the caller), pivoter status %d",
 		    calls, PIV_N, pa.pivots, bad, unresolved, pa.status);
 		fflush(stdout);
 		_exit(failures ? 1 : 0);

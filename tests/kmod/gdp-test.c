@@ -6,7 +6,7 @@
  * them.  Diagnostics are "# " lines, capped per check.
  *
  *   gdp-test compare DIR...        recursive oracle check: syscall, ioctl,
- *                                  GDP_FOLLOW and no-attribute requests vs
+ *                                  AT_SYMLINK_FOLLOW and no-attribute requests vs
  *                                  getdents64 + statx/fstatat + getxattr
  *   gdp-test resume DIR [CREATE]   small buffers, interleaving, lseek
  *   gdp-test concurrent DIR SECS   lister vs a creating/deleting child
@@ -129,8 +129,9 @@ static int gdp_setup(void)
 	return 0;
 }
 
-static long gdp_call(enum via via, int fd, void *buf, size_t size,
-		     unsigned mask, unsigned flags)
+/* One call with FLAGS as they are: no layout marker added. */
+static long gdp_call_raw(enum via via, int fd, void *buf, size_t size,
+			 unsigned mask, unsigned flags)
 {
 	if (via == VIA_SYSCALL) {
 		if (gdp_nr <= 0) { /* 0: the module offers no syscall */
@@ -147,6 +148,13 @@ static long gdp_call(enum via via, int fd, void *buf, size_t size,
 	a.size = size;
 	a.statx_mask = mask;
 	return ioctl(gdp_dev, GETDENTSPLUS_IOC, &a);
+}
+
+/* One call with FLAGS in the ABI 5 layout (GDP_AT_FLAGS added). */
+static long gdp_call(enum via via, int fd, void *buf, size_t size,
+		     unsigned mask, unsigned flags)
+{
+	return gdp_call_raw(via, fd, buf, size, mask, flags | GDP_AT_FLAGS);
 }
 
 /* ---- records ------------------------------------------------------- */
@@ -544,7 +552,7 @@ static int cmp_attr(const char *path, const struct ent *e, unsigned flags)
 		{ GDP_ATTR_LABEL, GDP_WANT_LABEL, "security.selinux", 0, 0 },
 		{ GDP_ATTR_CAP, GDP_WANT_CAP, "security.capability", 0, 0 },
 	};
-	int bad = 0, follow = flags & GDP_FOLLOW;
+	int bad = 0, follow = flags & AT_SYMLINK_FOLLOW;
 	for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) {
 		int got = e->attr & a[i].bit ? 1 : e->attr_unknown & a[i].bit ? -1 : 0;
 		if (!(flags & a[i].want)) {
@@ -591,7 +599,7 @@ static int check_dir(const char *dir, enum via via, size_t size, unsigned flags,
 		bad++;
 	}
 	bad += same_names(&m, &g, 1, via_name[via]);
-	int follow = flags & GDP_FOLLOW;
+	int follow = flags & AT_SYMLINK_FOLLOW;
 	for (size_t i = 0; i < m.n; i++) {
 		const struct ent *e = &m.v[i];
 		struct statx r;
@@ -687,10 +695,10 @@ static const struct mode {
 } modes[] = {
 	{ "syscall", VIA_SYSCALL, 1 << 16, WANT_ALL },
 	{ "ioctl", VIA_IOCTL, 4096, WANT_ALL },
-	{ "syscall GDP_FOLLOW", VIA_SYSCALL, 600, WANT_ALL | GDP_FOLLOW },
+	{ "syscall AT_SYMLINK_FOLLOW", VIA_SYSCALL, 600, WANT_ALL | AT_SYMLINK_FOLLOW },
 	{ "syscall no attributes asked", VIA_SYSCALL, 8192, 0 },
 	{ "ioctl GDP_WANT_ACL only", VIA_IOCTL, 1 << 16, GDP_WANT_ACL },
-	{ "syscall GDP_STATX_DONT_SYNC", VIA_SYSCALL, 1 << 16, WANT_ALL | GDP_STATX_DONT_SYNC },
+	{ "syscall AT_STATX_DONT_SYNC", VIA_SYSCALL, 1 << 16, WANT_ALL | AT_STATX_DONT_SYNC },
 };
 
 /* compare DIR...: every directory below each DIR, every mode. */
@@ -722,7 +730,7 @@ static int cmd_compare(int argc, char **argv, const char *who, int want_errors)
 			if (k == 0 && !*who && !strncmp(argv[a], "/mnt/", 5))
 				tap(attr_seen[0] && attr_seen[1] && attr_seen[2] && attr_seen[3] && attr_seen[4],
 				    "%s: the fixture exercises every attribute bit and a mountpoint", argv[a]);
-			if ((modes[k].flags & GDP_FOLLOW) && !*who && !strncmp(argv[a], "/mnt/", 5))
+			if ((modes[k].flags & AT_SYMLINK_FOLLOW) && !*who && !strncmp(argv[a], "/mnt/", 5))
 				tap(unresolved_seen > 0,
 				    "%s: %s: symlinks to follow are left to the caller (%ld records GDP_REC_UNRESOLVED)",
 				    argv[a], modes[k].name, unresolved_seen);
@@ -998,6 +1006,68 @@ static void expect_err(long rc, int want, const char *what)
 	    rc, rc < 0 ? strerrorname_np(e) : "success");
 }
 
+/*
+ * The whole listing of FD from position 0, its records' bytes as the call
+ * wrote them, with FLAGS passed as they are.  Returns the length, or -1.
+ */
+static long raw_listing(enum via via, int fd, unsigned flags, char *out, size_t cap)
+{
+	char buf[4096];
+	size_t len = 0;
+	long n;
+
+	lseek(fd, 0, SEEK_SET);
+	while ((n = gdp_call_raw(via, fd, buf, sizeof buf, REQ_MASK, flags)) > 0) {
+		if (len + n > cap)
+			return -1;
+		memcpy(out + len, buf, n);
+		len += n;
+	}
+	return n < 0 ? -1 : (long)len;
+}
+
+/*
+ * A request in the layout of ABI 4 and earlier (no GDP_AT_FLAGS) means
+ * what it meant there: its records are byte for byte those of the same
+ * request in the ABI 5 layout.  Each old bit is written out here from the
+ * ABI 4 header, not taken from the module's translation.
+ */
+static void check_v4_layout(enum via via, int fd, const char *w)
+{
+	static const struct { unsigned v4, at; const char *name; } map[] = {
+		{ 0x0001, AT_SYMLINK_FOLLOW, "FOLLOW" },
+		{ 0x0002, AT_NO_AUTOMOUNT, "NO_AUTOMOUNT" },
+		{ 0x0004, AT_STATX_FORCE_SYNC, "STATX_FORCE_SYNC" },
+		{ 0x0008, AT_STATX_DONT_SYNC, "STATX_DONT_SYNC" },
+		{ 0x0010, GDP_WANT_ACL, "WANT_ACL" },
+		{ 0x0020, GDP_WANT_LABEL, "WANT_LABEL" },
+		{ 0x0040, GDP_WANT_CAP, "WANT_CAP" },
+		{ 0x0080, GDP_ATTR_CACHED, "ATTR_CACHED" },
+		{ 0x0100, GDP_SKIP_DOTS, "SKIP_DOTS" },
+		{ 0x0200, GDP_WANT_SELF, "WANT_SELF" },
+		{ 0x0400, GDP_MARK_END, "MARK_END" },
+	};
+	static const unsigned combos[] = {
+		0, 0x0001, 0x0002, 0x0004, 0x0008, 0x0010, 0x0070, 0x00f0, 0x0100,
+		0x0200, 0x0400, 0x0771, 0x07fb, 0x07f7,
+	};
+	static char a[1 << 20], b[1 << 20];
+
+	/* Once first, so that reading the directory has set its atime. */
+	raw_listing(via, fd, GDP_AT_FLAGS | GDP_WANT_SELF, a, sizeof a);
+	for (size_t c = 0; c < sizeof combos / sizeof *combos; c++) {
+		unsigned v4 = combos[c], at = GDP_AT_FLAGS;
+		for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+			if (v4 & map[i].v4)
+				at |= map[i].at;
+		long na = raw_listing(via, fd, v4, a, sizeof a);
+		long nb = raw_listing(via, fd, at, b, sizeof b);
+		tap(na > 0 && na == nb && !memcmp(a, b, na),
+		    "badinput: %s: ABI 4 layout %#06x gives the records of ABI 5's %#x (%ld and %ld bytes)",
+		    w, v4, at, na, nb);
+	}
+}
+
 static char *first_name(int fd, enum via via)
 {
 	char buf[4096];
@@ -1024,13 +1094,30 @@ static int cmd_badinput(const char *dir, const char *file)
 		E(gdp_call(v, ffd, buf, sizeof buf, REQ_MASK, 0), ENOTDIR, "%s: regular file fd", w);
 		E(gdp_call(v, fd, buf, 0, REQ_MASK, 0), EINVAL, "%s: size 0", w);
 		E(gdp_call(v, fd, buf, min - 1, REQ_MASK, 0), EINVAL, "%s: size ENTRY_MIN-1", w);
-		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, GDP_FLAGS_ALL + 1), EINVAL, "%s: unknown flag %#x", w, GDP_FLAGS_ALL + 1);
-		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, 0x80000000u), EINVAL, "%s: unknown flag 0x80000000", w);
+		/* ABI 5 layout: every bit it does not define, one at a time
+		 * (AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH among them), and
+		 * both sync flags; the ABI 4 layout: its unknown bits. */
+		for (int b = 0; b < 31; b++) {
+			unsigned bit = 1u << b;
+			if (bit & GDP_FLAGS_ALL)
+				continue;
+			E(gdp_call_raw(v, fd, buf, sizeof buf, REQ_MASK, GDP_AT_FLAGS | bit), EINVAL,
+			  "%s: GDP_AT_FLAGS | unknown flag %#x%s", w, bit,
+			  bit == AT_SYMLINK_NOFOLLOW ? " (AT_SYMLINK_NOFOLLOW)" :
+			  bit == AT_EMPTY_PATH ? " (AT_EMPTY_PATH)" : "");
+		}
+		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, AT_STATX_FORCE_SYNC | AT_STATX_DONT_SYNC), EINVAL,
+		  "%s: AT_STATX_FORCE_SYNC|AT_STATX_DONT_SYNC", w);
+		E(gdp_call_raw(v, fd, buf, sizeof buf, REQ_MASK, GDP_V4_FLAGS_ALL + 1), EINVAL,
+		  "%s: ABI 4 layout, unknown flag %#x", w, GDP_V4_FLAGS_ALL + 1);
+		E(gdp_call_raw(v, fd, buf, sizeof buf, REQ_MASK, 0x40000000u), EINVAL,
+		  "%s: ABI 4 layout, unknown flag 0x40000000", w);
+		E(gdp_call_raw(v, fd, buf, sizeof buf, REQ_MASK, GDP_V4_STATX_FORCE_SYNC | GDP_V4_STATX_DONT_SYNC),
+		  EINVAL, "%s: ABI 4 layout, both sync flags", w);
 		E(gdp_call(v, fd, buf, sizeof buf, 0x80000000u, 0), EINVAL, "%s: statx mask bit 0x80000000", w);
+		check_v4_layout(v, fd, w);
 		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK | STATX_MNT_ID, 0), EINVAL,
 		  "%s: statx mask STATX_MNT_ID (not in GDP_STATX_SUPPORTED)", w);
-		E(gdp_call(v, fd, buf, sizeof buf, REQ_MASK, GDP_STATX_FORCE_SYNC | GDP_STATX_DONT_SYNC), EINVAL,
-		  "%s: GDP_STATX_FORCE_SYNC|GDP_STATX_DONT_SYNC", w);
 		/* GDP_SKIP_DOTS: every name but "." and "..", also in small
 		 * batches (resuming after a skipped dot), positions exact. */
 		for (int k = 0; k < 2; k++) {

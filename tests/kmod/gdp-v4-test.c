@@ -23,7 +23,7 @@
  *   gdp-v4-test mntlink DIR
  *       In DIR (tmpfs): a symlink bind-mounted over a regular file
  *       ("victim") and a regular file bind-mounted over a symlink
- *       ("lnk").  Records with and without GDP_FOLLOW must be what
+ *       ("lnk").  Records with and without AT_SYMLINK_FOLLOW must be what
  *       fstatat(dirfd, name) gives with the same flag, or left to the
  *       caller (GDP_REC_UNRESOLVED) where ABI 4 says so.  ABI 3 checked
  *       for a symlink before crossing the mount (finding 2 of issue 23).
@@ -316,16 +316,16 @@ static int check_name(int fd, const char *name, unsigned int flags, int want_unr
 	lseek(fd, 0, SEEK_SET);
 	n = gdp_call(fd, buf, sizeof buf, STATX_BASIC_STATS, flags);
 	r = n > 0 ? find(buf, n, name) : NULL;
-	if (!r || fstatat(fd, name, &st, (flags & GDP_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW))
+	if (!r || fstatat(fd, name, &st, (flags & AT_SYMLINK_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW))
 		return tap(0, "mntlink: %s: no record or fstatat failed", name), 1;
 	if (r->flags & GDP_REC_UNRESOLVED)
 		return !tap(want_unresolved,
-			    "mntlink: %s with%s GDP_FOLLOW: left to the caller (fstatat: mode %o)",
-			    name, (flags & GDP_FOLLOW) ? "" : "out", st.st_mode);
+			    "mntlink: %s with%s AT_SYMLINK_FOLLOW: left to the caller (fstatat: mode %o)",
+			    name, (flags & AT_SYMLINK_FOLLOW) ? "" : "out", st.st_mode);
 	return !tap(!want_unresolved && !r->error && r->stx.stx_mode == st.st_mode &&
 		    r->stx.stx_ino == st.st_ino && r->stx.stx_size == (uint64_t)st.st_size,
-		    "mntlink: %s with%s GDP_FOLLOW: record mode %o size %llu, fstatat mode %o size %lld%s",
-		    name, (flags & GDP_FOLLOW) ? "" : "out", r->stx.stx_mode,
+		    "mntlink: %s with%s AT_SYMLINK_FOLLOW: record mode %o size %llu, fstatat mode %o size %lld%s",
+		    name, (flags & AT_SYMLINK_FOLLOW) ? "" : "out", r->stx.stx_mode,
 		    (unsigned long long)r->stx.stx_size, st.st_mode, (long long)st.st_size,
 		    want_unresolved ? " (want it left to the caller)" : "");
 }
@@ -379,9 +379,9 @@ static int cmd_mntlink(const char *dir)
 	check_name(fd, "lnk", 0, 0);
 	/* With follow, the symlink seen after the mount crossing is to be
 	 * followed: left to the caller (ABI 3 reported the link itself). */
-	check_name(fd, "victim", GDP_FOLLOW, 1);
+	check_name(fd, "victim", AT_SYMLINK_FOLLOW, 1);
 	/* A file mounted over a symlink is no symlink to follow. */
-	check_name(fd, "lnk", GDP_FOLLOW, 0);
+	check_name(fd, "lnk", AT_SYMLINK_FOLLOW, 0);
 	close(fd);
 	snprintf(q, sizeof q, "%s/victim", dir);
 	umount2(q, MNT_DETACH | UMOUNT_NOFOLLOW);

@@ -39,7 +39,7 @@ static inline long gdp_ioc(int dev, int fd, void *buf, size_t size,
 
 	memset(&a, 0, sizeof a);
 	a.dirfd = fd;
-	a.flags = flags;
+	a.flags = flags | GDP_AT_FLAGS;
 	a.buf = (uintptr_t)buf;
 	a.size = size;
 	a.statx_mask = mask;

@@ -9,9 +9,9 @@
 # compat_ioctl; on arm64 an AArch32 program, gdp-compat-arm), a 32-bit
 # caller with our number (ENOSYS), the x32 bit with our number, upper
 # bits of the number, automount (debugfs's "tracing") with and without
-# GDP_NO_AUTOMOUNT, an idmapped mount (records and search permission
+# AT_NO_AUTOMOUNT, an idmapped mount (records and search permission
 # through the mapping), ".." at a chroot's root, /proc (magic links with
-# GDP_FOLLOW, other users' /proc/1 as uid 65534), EFAULT while a tmpfs
+# AT_SYMLINK_FOLLOW, other users' /proc/1 as uid 65534), EFAULT while a tmpfs
 # directory changes, lseek to every d_off, the nr= range, GDP_ATTR_CACHED,
 # the four fixes of issue 8 (races on names and the fd, memory while
 # queued, error mapping) and device=0.  Leaves the module loaded with its
@@ -72,7 +72,7 @@ r $T seek $E
 r $T seek /mnt/tmp/tree
 r $T seek $E/many
 
-# Issue 12: no private fs_struct (pivot_root while GDP_FOLLOW lists the
+# Issue 12: no private fs_struct (pivot_root while AT_SYMLINK_FOLLOW lists the
 # pivoting task's root), cached ACL bits through the LSM hook (a BPF LSM).
 r $T pivot-race /mnt/tmp/pivot-race 8
 rmdir /mnt/tmp/pivot-race 2>/dev/null

@@ -741,7 +741,8 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
           unsigned int flags)
 {
   const size_t hdr = offsetof (struct getdentsplus_entry, name);
-  if ((flags & ~GDP_FLAGS_ALL) || size < GETDENTSPLUS_ENTRY_MIN)
+  if ((flags & ~GDP_FLAGS_ALL) || !(flags & GDP_AT_FLAGS)
+      || size < GETDENTSPLUS_ENTRY_MIN)
     {
       errno = EINVAL;
       return -1;
@@ -773,7 +774,7 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
   char *g = malloc (gsize);
   long n = syscall (SYS_getdents64, fd, g, gsize);
   struct getdentsplus_entry *last = NULL;
-  bool follow = flags & GDP_FOLLOW;
+  bool follow = flags & AT_SYMLINK_FOLLOW;
   for (long off = 0; off < n;)
     {
       struct { uint64_t ino; int64_t off; unsigned short reclen;
@@ -807,7 +808,7 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
           r->attr_unknown = GDP_ATTR_ALL;
           continue;
         }
-      int atflags = (flags & GDP_NO_AUTOMOUNT ? AT_NO_AUTOMOUNT : 0)
+      int atflags = (flags & AT_NO_AUTOMOUNT)
                     | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
       if (statx (fd, rname, atflags, mask, (struct statx *) &r->stx) < 0)
         {
@@ -861,9 +862,10 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
     kept it), its request and flags are translated here.  The in-tree
     uapi header cannot be included next to the module's (same name and
     guard), so its values are written out: request {size, statx_mask,
-    attr_mask, __spare}, flags FOLLOW 0x1, NO_AUTOMOUNT 0x2, FORCE_SYNC
-    0x4, DONT_SYNC 0x8, CACHED 0x10, SKIP_DOTS 0x20, SELF 0x40 (the
-    module's GDP_WANT_SELF), MARK_END 0x80 (GDP_MARK_END); record flags
+    attr_mask, __spare}, flags AT_SYMLINK_FOLLOW, AT_NO_AUTOMOUNT,
+    AT_STATX_FORCE_SYNC, AT_STATX_DONT_SYNC and the call's own CACHED
+    0x1, SKIP_DOTS 0x2, SELF 0x4, MARK_END 0x8 (the module's values with
+    GDP_AT_FLAGS); record flags
     REC_SELF 0x02 and REC_END 0x04 are the module's; attribute bits as
     the module's.  With fake_sys_old it plays a kernel of the series'
     first revision, which refuses SELF and MARK_END as unknown flags.
@@ -875,18 +877,15 @@ fake_sys (int fd, const void *req, void *buf, size_t size,
 {
   uint32_t r[4];
   memcpy (r, req, sizeof r);
-  if ((flags & ~(fake_sys_old ? 0x3fu : 0xffu)) || r[0] < 16 || r[3] != 0)
+  unsigned int known = (AT_SYMLINK_FOLLOW | AT_NO_AUTOMOUNT
+                        | AT_STATX_SYNC_TYPE | (fake_sys_old ? 0x3u : 0xfu));
+  if ((flags & ~known) || (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE
+      || r[0] < 16 || r[3] != 0)
     {
       errno = EINVAL;
       return -1;
     }
-  unsigned int f = flags & (GDP_FOLLOW | GDP_NO_AUTOMOUNT);
-  if (flags & 0x20)
-    f |= GDP_SKIP_DOTS;
-  if (flags & 0x40)
-    f |= GDP_WANT_SELF;
-  if (flags & 0x80)
-    f |= GDP_MARK_END;
+  unsigned int f = GDP_AT_FLAGS | (flags & (GDP_AT_ALL | 0xfu));
   if (r[2] & (GDP_ATTR_ACL_ACCESS | GDP_ATTR_ACL_DEFAULT))
     f |= GDP_WANT_ACL;
   if (r[2] & GDP_ATTR_LABEL)

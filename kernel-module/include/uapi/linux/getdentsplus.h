@@ -32,9 +32,9 @@
  * Each record is what fstatat(dirfd, name, flags) from the caller gives:
  * the name is resolved by the kernel's own path walk from the directory
  * (permission to search it, mount crossing, automount unless
- * GDP_NO_AUTOMOUNT, ESTALE retried as statx retries it).  The two cases
+ * AT_NO_AUTOMOUNT, ESTALE retried as statx retries it).  The two cases
  * that walk cannot answer as the caller's would, ".." and a symlink to
- * follow under GDP_FOLLOW, are GDP_REC_UNRESOLVED.
+ * follow under AT_SYMLINK_FOLLOW, are GDP_REC_UNRESOLVED.
  *
  * Errors for the call as a whole: EBADF (bad or O_PATH fd), ENOTDIR,
  * EINVAL (unknown flag or mask bits, both sync flags, nonzero __reserved,
@@ -73,7 +73,8 @@
  * version (GETDENTSPLUS_ABI_VERSION of the module; missing: version 1),
  * GETDENTSPLUS_FLAGS_PATH the request flags the module accepts and
  * GETDENTSPLUS_MASK_PATH the statx_mask bits (both hexadecimal; missing:
- * 0xff and STATX_BASIC_STATS | STATX_BTIME).  Pass only flags listed
+ * 0xff and STATX_BASIC_STATS | STATX_BTIME; the flags are in the layout
+ * of the module's version, see "Request flags").  Pass only flags listed
  * there: an unknown flag is EINVAL, as is a buffer too small for the
  * next record, so EINVAL cannot tell the two apart.
  *
@@ -85,15 +86,20 @@
  * 4 kept the request and record layouts and changed the rules: the
  * position lock is held for the whole call (see "Position"), names are
  * resolved by the kernel's walk (automount points are mounted unless
- * GDP_NO_AUTOMOUNT, as fstatat does; ".." is GDP_REC_UNRESOLVED), only
+ * GDP_V4_NO_AUTOMOUNT, as fstatat does; ".." is GDP_REC_UNRESOLVED), only
  * ENOENT and EACCES reach a record's error, a signal ends a batch with
  * GDP_REC_UNRESOLVED records, GDP_ATTR_CACHED means "no call into the
  * filesystem" and applies only when asked (no list of remote filesystem
  * types any more: the caller asks for it where a read is a round trip),
  * and the self record is left out when its getattr fails other than
  * with ENOENT or EACCES (then fstat(2) the fd).
- * A version 3 caller lists correctly on it (every rule change shows as a
- * record it already handles); on a remote filesystem it gets the
+ * 5 moved the request flags to the AT_* layout (GDP_AT_FLAGS); the
+ * layout of 4 and earlier (GDP_V4_*) is still accepted, and means what
+ * it meant in version 4.
+ * A version 3 or 4 caller lists correctly on it (every rule change shows
+ * as a record it already handles; it reads the flags file in its own
+ * layout, which costs it at most GDP_V4_SKIP_DOTS); on a remote
+ * filesystem it gets the
  * attribute bits the slow way (read by the kernel, one entry at a time).
  * A newer module never changes what an older caller reads: a record
  * grows only for a request flag that asks for the new fields, which an
@@ -107,21 +113,56 @@
 #include <linux/ioctl.h>
 #include <linux/stat.h>		/* struct statx, STATX_* */
 
-#define GETDENTSPLUS_ABI_VERSION	4
+#define GETDENTSPLUS_ABI_VERSION	5
 
-/* Request flags. */
-#define GDP_FOLLOW		0x0001	/* stat symlink targets (stat, not lstat) */
-#define GDP_NO_AUTOMOUNT	0x0002	/* like AT_NO_AUTOMOUNT */
-#define GDP_STATX_FORCE_SYNC	0x0004	/* like AT_STATX_FORCE_SYNC */
-#define GDP_STATX_DONT_SYNC	0x0008	/* like AT_STATX_DONT_SYNC */
+/*
+ * Request flags (ABI 5).  Where fstatat(2) and statx(2) have a flag for
+ * the same thing, it is their AT_* flag, with its value (<fcntl.h> with
+ * _GNU_SOURCE, or <linux/fcntl.h>; this header includes neither):
+ *   AT_SYMLINK_FOLLOW	stat a symlink's target, not the link; the default
+ *			is not to follow, as for linkat(2) and
+ *			name_to_handle_at(2), the calls that spell
+ *			"follow" this way
+ *   AT_NO_AUTOMOUNT	do not mount an automount point (fstatat(2))
+ *   AT_STATX_FORCE_SYNC, AT_STATX_DONT_SYNC
+ *			as statx(2); both at once: EINVAL
+ * The flags of this call alone take the bits <fcntl.h> reserves for flags
+ * of one system call (0xff).  GDP_AT_FLAGS says that the request is in
+ * this layout: the module also takes requests of ABI 4 and earlier
+ * (GDP_V4_* below, no GDP_AT_FLAGS) from callers built before it, so it
+ * must tell the two apart.  Every other bit (AT_SYMLINK_NOFOLLOW and
+ * AT_EMPTY_PATH included: not following is the default, and the
+ * directory itself is GDP_WANT_SELF) fails with EINVAL.
+ */
+#define GDP_ATTR_CACHED		0x0001	/* attribute bits without the fs */
+#define GDP_SKIP_DOTS		0x0002	/* leave out "." and ".." */
+#define GDP_WANT_SELF		0x0004	/* the directory's own record first */
+#define GDP_MARK_END		0x0008	/* mark the directory's last record */
 #define GDP_WANT_ACL		0x0010	/* compute GDP_ATTR_ACL_ACCESS/DEFAULT */
 #define GDP_WANT_LABEL		0x0020	/* compute GDP_ATTR_LABEL */
 #define GDP_WANT_CAP		0x0040	/* compute GDP_ATTR_CAP */
-#define GDP_ATTR_CACHED		0x0080	/* attribute bits without the fs */
-#define GDP_SKIP_DOTS		0x0100	/* leave out "." and ".." */
-#define GDP_WANT_SELF		0x0200	/* v3: the directory's own record first */
-#define GDP_MARK_END		0x0400	/* v3: mark the directory's last record */
-#define GDP_FLAGS_ALL		0x07ff
+#define GDP_AT_FLAGS		0x80000000u /* the request is in this layout */
+/* AT_SYMLINK_FOLLOW | AT_NO_AUTOMOUNT | AT_STATX_FORCE_SYNC | _DONT_SYNC */
+#define GDP_AT_ALL		0x6c00
+#define GDP_FLAGS_ALL		(GDP_AT_FLAGS | GDP_AT_ALL | 0x007f)
+
+/*
+ * The layout of ABI 1 to 4, still accepted without GDP_AT_FLAGS.  A
+ * module of those versions takes only this one, and publishes its
+ * accepted flags (GETDENTSPLUS_FLAGS_PATH) in it.
+ */
+#define GDP_V4_FOLLOW		0x0001	/* AT_SYMLINK_FOLLOW */
+#define GDP_V4_NO_AUTOMOUNT	0x0002	/* AT_NO_AUTOMOUNT */
+#define GDP_V4_STATX_FORCE_SYNC	0x0004	/* AT_STATX_FORCE_SYNC */
+#define GDP_V4_STATX_DONT_SYNC	0x0008	/* AT_STATX_DONT_SYNC */
+#define GDP_V4_WANT_ACL		0x0010
+#define GDP_V4_WANT_LABEL	0x0020
+#define GDP_V4_WANT_CAP		0x0040
+#define GDP_V4_ATTR_CACHED	0x0080
+#define GDP_V4_SKIP_DOTS	0x0100
+#define GDP_V4_WANT_SELF	0x0200	/* v3 */
+#define GDP_V4_MARK_END		0x0400	/* v3 */
+#define GDP_V4_FLAGS_ALL	0x07ff
 /*
  * GDP_SKIP_DOTS: "." and ".." are neither returned nor looked up, stat'ed
  * or probed (a caller that drops them, like ls without -a, would only
@@ -154,7 +195,6 @@
  * ended early (a full buffer, a signal, a fault) carries no mark.  A
  * call returning 0 still means the end, also under GDP_SKIP_DOTS.
  */
-/* GDP_STATX_FORCE_SYNC together with GDP_STATX_DONT_SYNC: EINVAL. */
 
 /*
  * statx_mask bits accepted (any other bit: EINVAL).  As with statx(2) the
@@ -240,9 +280,9 @@ struct getdentsplus_entry {
  * GDP_REC_UNRESOLVED: the entry is left to the caller, who stats the name
  * itself (fstatat(dirfd, name, ...)): error is 0, stx (stx_mask 0
  * included) and attr are zero, attr_unknown is GDP_ATTR_ALL.  Since ABI 4
- * that is: "..", a symlink under GDP_FOLLOW (the kernel's walk from the
- * directory would resolve its target from there, not from the caller's
- * root), an entry whose lookup or getattr failed other than with ENOENT
+ * that is: "..", a symlink under AT_SYMLINK_FOLLOW (the kernel's walk
+ * from the directory would resolve its target from there, not from the
+ * caller's root), an entry whose lookup or getattr failed other than with ENOENT
  * or EACCES, and the rest of a batch once a signal is pending.  (Earlier
  * versions: symlinks to follow, automount points, mount traps.  A version
  * 1 caller sees error 0 with stx_mask 0, i.e. nothing filled, and does
