@@ -45,6 +45,19 @@
    once made 1,708 RPCs instead of 308 with the module (a VM stalled
    by a host load of 14).
 
+   When it starts (issue 21): a thread costs about eight system calls to
+   start and each directory read ahead a few more (hand-overs between the
+   threads: AHEAD_DIR_COST).  Unless LSPLUS_AHEAD (or, for a cold tree,
+   LSPLUS_COLD_THREADS) is set, those are paid from the threads' call
+   budget (dirplus-pool.c: calls saved against GNU ls 9.1), a hint is
+   cut where the budget ends, and a remote tree is read ahead only when
+   it was measured to pay: the remote pool found that overlapping
+   per-entry calls pays, or opening the parent took AHEAD_OPEN_PAYS_USEC
+   or more (round trips: a local FUSE daemon answers in tens of
+   microseconds; the open is timed when dirplus-getdents.c's cold check
+   times it, as it does the first directories); once it paid, it goes
+   on.
+
    Bounds: at most twice as many directories as threads are being read
    or waiting to be taken (each holds one fd and its entries), never
    more than a quarter of RLIMIT_NOFILE, and no new one is started while
@@ -87,6 +100,14 @@ enum
   AHEAD_QUEUE = 4096,		/* hints waiting */
   AHEAD_MIN_NOFILE = 256,	/* RLIMIT_NOFILE needed to read ahead */
 };
+
+/* What reading ahead costs in system calls beyond what reading the
+   directory later would: a thread's start; a directory's hand-overs
+   (the thread's wake-up and sleep, the reader's wait).  */
+enum { AHEAD_THREAD_COST = 8, AHEAD_DIR_COST = 6 };
+/* Opening a directory that took this long was a round trip: reading
+   ahead pays.  */
+#define AHEAD_OPEN_PAYS_USEC 1000
 
 /* An open and fstat slower than this: the link is slow (2 ms per round
    trip; a LAN's are well under 1 ms).  */
@@ -145,6 +166,7 @@ static struct
   size_t window;		/* bound of ACTIVE */
   size_t max_window;		/* a quarter of RLIMIT_NOFILE */
   bool fixed;			/* LSPLUS_AHEAD set the number */
+  bool pays;			/* remote: measured to pay */
   int enabled;			/* 0 not decided, 1 yes, -1 no */
 } ah =
 {
@@ -440,17 +462,41 @@ dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
   int cold_n = cold_env ();
   if (!remote && !(parent->cold && parent->ops->threads_ok && 0 < cold_n))
     return;
+  const char *force = getenv (remote ? "LSPLUS_AHEAD" : "LSPLUS_COLD_THREADS");
+  bool budgeted = !(force && *force);
+  /* Whether it pays is decided once it did (open_usec: when the cold
+     check timed the open, which it does for the first directories).  */
+  if (remote && budgeted && !__atomic_load_n (&ah.pays, __ATOMIC_RELAXED))
+    {
+      if (parent->open_usec < AHEAD_OPEN_PAYS_USEC && !dirplus_pool_pays ())
+        return;
+      __atomic_store_n (&ah.pays, true, __ATOMIC_RELAXED);
+    }
   pthread_mutex_lock (&ah.lock);
   if (!ahead_enabled ())
     goto done;
-  dirplus_start_threads (ahead_main, &ah.nthreads,
-                         remote || cold_n > ah.want ? ah.want : cold_n);
+  int threads = remote || cold_n > ah.want ? ah.want : cold_n;
+  if (budgeted)
+    {
+      /* One more thread per directory hinted, as far as the budget
+         pays.  */
+      int afford = ah.nthreads + (int) (n < (size_t) threads ? n : threads);
+      if (threads > afford)
+        threads = afford;
+      while (ah.nthreads < threads
+             && dirplus_budget_take (AHEAD_THREAD_COST))
+        dirplus_start_threads (ahead_main, &ah.nthreads, ah.nthreads + 1);
+    }
+  else
+    dirplus_start_threads (ahead_main, &ah.nthreads, threads);
   if (ah.nthreads == 0)
     goto done;
   /* Insert at the head, keeping the order of NAMES.  */
   struct ahead *first = NULL, *last = NULL;
   for (size_t i = 0; i < n && ah.pending < AHEAD_QUEUE; i++)
     {
+      if (budgeted && !dirplus_budget_take (AHEAD_DIR_COST))
+        break;
       struct ahead *a = calloc (1, sizeof *a);
       char *name = strdup (names[i]);
       if (!a || !name)

@@ -19,8 +19,11 @@
    next to it).  The caller never waits for a helper that has not started
    (it simply takes every chunk itself), only for a chunk in progress.
    Each entry is written by exactly one thread.  By default the helper
-   runs only when a CPU is idle (1-minute load average); LSPLUS_THREADS=1
-   forces it, LSPLUS_THREADS=0 turns it off.
+   runs only when a CPU is idle (1-minute load average) and the threads'
+   call budget (dirplus-pool.c: calls saved against GNU ls 9.1) pays for
+   its start (HELPER_COST) and for each batch shared (SHARE_COST), so that
+   the helper never makes the total exceed GNU's; LSPLUS_THREADS=1 forces
+   it (no budget), LSPLUS_THREADS=0 turns it off.
 
    Layering (see the map in dirplus-impl.h): a shared piece, called by
    the sync and uring backends; calls the shared pieces dirplus-stat.c,
@@ -43,6 +46,11 @@
    entries are handed out CHUNK at a time.  */
 enum { SHARE_MIN = 48, CHUNK = 4 };
 
+/* What the helper's own calls cost: its start (clone3 and the rest,
+   reading the load average), and a batch shared (a wake-up, its sleep,
+   the caller's wait for a chunk in progress).  */
+enum { HELPER_COST = 11, SHARE_COST = 4 };
+
 /* A stat that returns within this did not wait for the network (a round
    trip takes 50 us even on a fast LAN).  */
 #define FAST_NS 50000
@@ -62,6 +70,7 @@ enum { SHARE_MIN = 48, CHUNK = 4 };
 static struct
 {
   int state;			/* 0 not tried, 1 running, -1 unavailable */
+  bool forced;			/* LSPLUS_THREADS=1: no budget */
   uint32_t job;
   int32_t joined;
   int32_t helper_sleeps, caller_sleeps;
@@ -163,11 +172,16 @@ helper_ready (void)
 {
   if (share.state)
     return share.state > 0;
-  share.state = -1;
   /* LSPLUS_THREADS=0: never; 1: whenever there are two CPUs; unset:
      when there is also a CPU to spare (the 1-minute load average leaves
-     one idle) -- on a busy machine the helper only adds switches.  */
+     one idle) -- on a busy machine the helper only adds switches -- and
+     the budget pays for it (else asked again at the next big batch).  */
   const char *env = getenv ("LSPLUS_THREADS");
+  share.forced = env && *env && *env != '0';
+  if (!share.forced && !(env && *env == '0')
+      && !dirplus_budget_take (HELPER_COST))
+    return false;
+  share.state = -1;
   if (env && *env == '0')
     return false;
   long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
@@ -292,7 +306,8 @@ dirplus_stat_batch (struct dirplus_dir *d, ssize_t n)
           dirplus_pool_run (n - done, remote_entry, &b);
           return n;
         }
-      if (!d->no_share && done + SHARE_MIN <= (size_t) n && helper_ready ())
+      if (!d->no_share && done + SHARE_MIN <= (size_t) n && helper_ready ()
+          && (share.forced || dirplus_budget_take (SHARE_COST)))
         {
           share_batch (d, done, n);
           return n;

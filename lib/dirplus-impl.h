@@ -268,6 +268,14 @@ typedef void (*dirplus_pool_fn) (void *arg, size_t i);
    caller holds the lock that guards *COUNT.  */
 void dirplus_start_threads (void *(*fn) (void *), int *count, int want);
 void dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg);
+/* The threads' call budget (dirplus-pool.c): calls saved against GNU ls
+   9.1's, added by whoever saved them; taken (true) only when it holds N,
+   before a thread is started or woken.  */
+void dirplus_budget_add (long n);
+bool dirplus_budget_take (long n);
+/* Whether overlapping per-entry calls was measured to pay (or
+   LSPLUS_REMOTE_THREADS fixed the width).  */
+bool dirplus_pool_pays (void);
 /* Set in a thread whose dirplus_pool_run handed calls to the pool (the
    read-ahead clears and reads it: see dirplus-ahead.c).  */
 extern _Thread_local bool dirplus_pool_used;

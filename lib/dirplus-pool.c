@@ -24,6 +24,25 @@
    never waits for a worker to start: it drains its own job too.
    Workers block every signal: ls's handlers run in the main thread.
 
+   What it costs, and when it starts (issue 21).  A thread costs about
+   eight system calls to start (clone3, rseq, set_robust_list, its stack's
+   mmap and mprotect, three rt_sigprocmask) and two or three each time it
+   is woken for a job (the waker's FUTEX_WAKE, its own FUTEX_WAIT, the
+   job's end).  Those calls are paid from a budget: the calls the
+   library saved against GNU ls 9.1's (dirplus_budget_add: one listxattr
+   instead of two or three getxattr probes, a statx the module answered),
+   so that threads never make the total exceed GNU's.  Within the budget
+   the number of threads per job (the width) is decided by measurement:
+   the first jobs run in the caller alone, timed per entry; then the
+   width doubles (2, 4, ... LSPLUS_REMOTE_THREADS + 1) as long as each
+   doubling made an entry at least a quarter faster, and goes back one
+   step for good when it did not (a local FUSE daemon on two CPUs gains
+   nothing from a second request in flight; NFS at 20 ms gains at every
+   step).  Only as many workers are woken as the job can use.
+   LSPLUS_REMOTE_THREADS=N set fixes the width at N + 1 threads and
+   spends without a budget (benchmarks, and users who want the overlap
+   at any cost in calls).
+
    Layering (see the map in dirplus-impl.h): a shared piece, called by
    dirplus-batch.c, dirplus-stat.c and dirplus-ahead.c (its threads),
    and by dirplus.c for LSPLUS_REMOTE_THREADS; calls nothing of the
@@ -34,12 +53,32 @@
 #include "dirplus-impl.h"
 
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 enum { POOL_DEFAULT = 64, POOL_MAX = 256 };
+
+/* What the threads' own calls cost, in system calls (see above).  */
+enum
+{
+  COST_THREAD = 8,		/* starting one */
+  COST_WAKE = 2,		/* waking one for a job (its wait, locks) */
+  COST_JOB = 3,			/* a job with workers: the wake, its end */
+};
+
+/* A job measures the width when it has at least this many entries per
+   thread; a doubling pays when it makes an entry this much faster (in
+   percent of the time at the previous width).  */
+enum { MEASURE_PER_THREAD = 2, PAYS_PERCENT = 75 };
+
+/* The budget: calls saved against GNU 9.1 not yet spent (atomic).  */
+static long budget;
 
 _Thread_local bool dirplus_pool_used;
 
@@ -57,16 +96,41 @@ struct job
 static struct
 {
   pthread_mutex_t lock;
-  pthread_cond_t work;		/* a job was opened */
+  uint32_t seq;			/* futex: bumped when a job is opened */
   struct job *open;		/* open jobs, newest first */
   int nthreads;			/* workers started */
   int waiting;			/* workers waiting for a job */
   int max;			/* LSPLUS_REMOTE_THREADS, 0 until read */
+  bool forced;			/* ... set: fixed width, no budget */
+  int width;			/* threads per job, the caller's included */
+  bool settled;			/* the width stopped growing */
+  long long base_ns;		/* an entry's time at the width before */
 } pool =
 {
-  .lock = PTHREAD_MUTEX_INITIALIZER,
-  .work = PTHREAD_COND_INITIALIZER,
+  /* Adaptive: held for a few list steps; a short spin is cheaper than a
+     futex sleep and wake-up.  */
+  .lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP,
+  .width = 1,
 };
+
+/** Add N calls saved against GNU ls 9.1 to the budget (see above).  */
+void
+dirplus_budget_add (long n)
+{
+  __atomic_add_fetch (&budget, n, __ATOMIC_RELAXED);
+}
+
+/** Take N calls from the budget: true if it held them.  */
+bool
+dirplus_budget_take (long n)
+{
+  long b = __atomic_load_n (&budget, __ATOMIC_RELAXED);
+  while (n <= b)
+    if (__atomic_compare_exchange_n (&budget, &b, b - n, false,
+                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      return true;
+  return false;
+}
 
 /** Run indices of job J until none is left.  */
 static void
@@ -107,8 +171,14 @@ worker_main (void *unused)
       struct job *j = find_work ();
       if (!j)
         {
+          /* Sleep until a job is opened (SEQ changes) and this worker is
+             among those woken for it.  */
+          uint32_t seq = pool.seq;
           pool.waiting++;
-          pthread_cond_wait (&pool.work, &pool.lock);
+          pthread_mutex_unlock (&pool.lock);
+          syscall (SYS_futex, &pool.seq, FUTEX_WAIT_PRIVATE, seq, NULL,
+                   NULL, 0);
+          pthread_mutex_lock (&pool.lock);
           pool.waiting--;
           continue;
         }
@@ -132,8 +202,11 @@ pool_max (void)
   if (pool.max == 0)
     {
       long v = dirplus_env_number ("LSPLUS_REMOTE_THREADS", 1, POOL_MAX,
-                                   POOL_DEFAULT);
-      pool.max = v < 0 ? POOL_DEFAULT : v;
+                                   0);
+      pool.forced = 0 < v;
+      pool.max = v <= 0 ? POOL_DEFAULT : v;
+      if (pool.forced)
+        pool.width = pool.max + 1;
     }
   return pool.max;
 }
@@ -174,6 +247,44 @@ dirplus_start_threads (void *(*fn) (void *), int *count, int want)
   pthread_sigmask (SIG_SETMASK, &old, NULL);
 }
 
+/** Learn from a job of N entries that took NS nanoseconds on USED
+    threads (LOCK held): grow the width, or settle it (see above).  */
+static void
+measure (size_t n, long long ns, int used)
+{
+  if (pool.forced || pool.settled || used != pool.width
+      || n < (size_t) MEASURE_PER_THREAD * used)
+    return;
+  long long per = ns / (long long) n;
+  if (used == 1 || per * 100 <= pool.base_ns * PAYS_PERCENT)
+    {
+      pool.base_ns = per;
+      if (pool_max () + 1 <= pool.width)
+        pool.settled = true;
+      else
+        pool.width = (pool.width * 2 < pool_max () + 1 ? pool.width * 2
+                      : pool_max () + 1);
+    }
+  else
+    {
+      /* No gain: back to the width before, for good.  */
+      pool.width = used / 2 < 1 ? 1 : used / 2;
+      pool.settled = true;
+    }
+}
+
+/** Whether the measurement says overlapping per-entry calls pays (the
+    width grew beyond the caller), or the width is fixed.  */
+bool
+dirplus_pool_pays (void)
+{
+  pthread_mutex_lock (&pool.lock);
+  pool_max ();
+  bool pays = 1 < pool.width;
+  pthread_mutex_unlock (&pool.lock);
+  return pays;
+}
+
 /** Call FN (ARG, I) for every I in [0, N) on the pool's threads and the
     caller's; return when every call has returned.  */
 void
@@ -182,25 +293,60 @@ dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg)
   if (n == 0)
     return;
   struct job j = { .fn = fn, .arg = arg, .n = n };
-  if (n == 1)
+  pthread_mutex_lock (&pool.lock);
+  pool_max ();
+  /* Workers beyond the caller: what the width allows, one per entry at
+     most, those the budget can start and wake.  */
+  size_t want = pool.width - 1;
+  if (n - 1 < want)
+    want = n - 1;
+  if (!pool.forced)
     {
-      fn (arg, 0);
+      size_t have = pool.nthreads;
+      size_t wake = want < have ? want : have;
+      if (wake && !dirplus_budget_take (COST_JOB + COST_WAKE * wake))
+        wake = 0;
+      size_t more = want - wake;
+      while (more && dirplus_budget_take (COST_THREAD + COST_WAKE
+                                          + (wake ? 0 : COST_JOB)))
+        {
+          have++, wake++, more--;
+          dirplus_start_threads (worker_main, &pool.nthreads, have);
+          if (pool.nthreads < (int) have)
+            break;
+        }
+      want = wake;
+    }
+  else
+    dirplus_start_threads (worker_main, &pool.nthreads, want);
+  if (want == 0)
+    {
+      /* The caller alone: no lock, no wake-up, timed.  */
+      int width = pool.width;
+      pthread_mutex_unlock (&pool.lock);
+      long long t0 = dirplus_usec_now ();
+      for (size_t i = 0; i < n; i++)
+        fn (arg, i);
+      long long ns = (dirplus_usec_now () - t0) * 1000;
+      if (width == 1)
+        {
+          pthread_mutex_lock (&pool.lock);
+          measure (n, ns, 1);
+          pthread_mutex_unlock (&pool.lock);
+        }
       return;
     }
   dirplus_pool_used = true;
   pthread_cond_init (&j.idle, NULL);
-  pthread_mutex_lock (&pool.lock);
-  /* One worker per entry beyond the caller's own, up to the maximum.  */
-  size_t want = n - 1;
-  if ((size_t) pool_max () < want)
-    want = pool_max ();
-  dirplus_start_threads (worker_main, &pool.nthreads, want);
   j.link = pool.open;
   pool.open = &j;
-  if (pool.waiting)
-    pthread_cond_broadcast (&pool.work);
+  pool.seq++;
+  int wake = pool.waiting < (int) want ? pool.waiting : (int) want;
   pthread_mutex_unlock (&pool.lock);
+  if (wake)
+    syscall (SYS_futex, &pool.seq, FUTEX_WAKE_PRIVATE, wake, NULL, NULL, 0);
 
+  long long t0 = dirplus_usec_now ();
   drain (&j);
 
   pthread_mutex_lock (&pool.lock);
@@ -210,6 +356,7 @@ dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg)
   *p = j.link;
   while (j.busy)
     pthread_cond_wait (&j.idle, &pool.lock);
+  measure (n, (dirplus_usec_now () - t0) * 1000, 1 + (int) want);
   pthread_mutex_unlock (&pool.lock);
   pthread_cond_destroy (&j.idle);
 }

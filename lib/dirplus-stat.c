@@ -42,8 +42,21 @@ dirplus_stat_entry (int dirfd, struct dirplus_entry *e, unsigned int mask,
     dirplus_entry_attrs (dirfd, e, bits, follow);
 }
 
-static void probe_attrs (int dirfd, struct dirplus_entry *e,
-                         unsigned int bits, bool follow);
+static int probe_attrs (int dirfd, struct dirplus_entry *e,
+                        unsigned int bits, bool follow);
+
+/** The calls GNU ls 9.1 makes for attribute BITS of E (E->attr set):
+    one probe per bit, the default ACL only without an access ACL.  */
+static int
+gnu_probes (const struct dirplus_entry *e, unsigned int bits)
+{
+  int n = 0;
+  for (unsigned int b = 1; b <= DIRPLUS_ATTR_CAP; b <<= 1)
+    n += (bits & b) != 0;
+  if ((bits & DIRPLUS_ATTR_ACL_DEFAULT) && (e->attr & DIRPLUS_ATTR_ACL_ACCESS))
+    n--;
+  return n;
+}
 
 /** After an empty xattr list of E (BITS asked): make GNU's probes of
     the bits not yet checked on E's device, once per device.  An empty
@@ -55,8 +68,9 @@ static void probe_attrs (int dirfd, struct dirplus_entry *e,
     probes find nothing (ENODATA: ext4, tmpfs) nothing changes.  The
     bits are absent either way: an empty list names no ACL and no
     label (on a filesystem without handlers none can be stored, and a
-    security module that labels inodes lists its label).  */
-static void
+    security module that labels inodes lists its label).  Returns the
+    calls made.  */
+static int
 check_empty_list (int dirfd, struct dirplus_entry *e, unsigned int bits,
                   bool follow)
 {
@@ -66,61 +80,69 @@ check_empty_list (int dirfd, struct dirplus_entry *e, unsigned int bits,
   unsigned int todo = bits & ~checked;
   /* The default ACL is probed with the access ACL (GNU's order).  */
   if (!(todo & ~DIRPLUS_ATTR_ACL_DEFAULT))
-    return;
+    return 0;
   dirplus_dev_mark_unsupported (dev, todo << DIRPLUS_DEV_CHECKED_SHIFT);
   unsigned int attr = e->attr, unknown = e->attr_unknown;
   int attr_errno = e->attr_errno;
-  probe_attrs (dirfd, e, todo, follow);
+  int calls = probe_attrs (dirfd, e, todo, follow);
   /* The list had none: a probe that finds one is a file changing
      meanwhile, or a FUSE daemon whose list and answers disagree: the
      list's answer stands, as for every other entry.  */
   e->attr = attr;
   e->attr_unknown = unknown;
   e->attr_errno = attr_errno;
+  return calls;
 }
 
 /** Fill attribute BITS of stat'ed entry E (relative to DIRFD) from one
     listxattr (more only if the list is longer than 1 KiB).  Returns 0,
     or -1 with errno when the filesystem says listxattr is unsupported
-    (E untouched then).  */
+    (E untouched then).  The calls GNU 9.1 would have made beyond ours
+    go to the threads' budget.  */
 static int
 list_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
             bool follow)
 {
   char small[1024];
   char *list = small;
+  int calls = 1;
   ssize_t n = dirplus_listxattr_at (dirfd, e->name, follow, list,
                                     sizeof small);
   /* A long list: ask for its size, then read it (it may still grow).  */
   for (int tries = 0; n < 0 && errno == ERANGE && tries < 4; tries++)
     {
       ssize_t size = dirplus_listxattr_at (dirfd, e->name, follow, NULL, 0);
+      calls++;
       if (size < 0)
         break;
       char *p = realloc (list == small ? NULL : list, size + 1);
       if (!p)
         break;
       list = p;
+      calls++;
       n = dirplus_listxattr_at (dirfd, e->name, follow, list, size + 1);
     }
   int err = errno;
   int r = 0;
   if (n == 0)
-    check_empty_list (dirfd, e, bits, follow);
+    calls += check_empty_list (dirfd, e, bits, follow);
   else if (0 < n)
     {
       dirplus_attrs_from_list (e, bits, list, n);
       /* An empty label is no label (GNU, through libselinux): its size
          tells, one more call for a labelled file only.  */
       if ((e->attr & DIRPLUS_ATTR_LABEL)
-          && dirplus_getxattr_at (dirfd, e->name, "security.selinux", NULL,
-                                  0, follow) == 0)
+          && (calls++, dirplus_getxattr_at (dirfd, e->name,
+                                            "security.selinux", NULL, 0,
+                                            follow) == 0))
         e->attr &= ~DIRPLUS_ATTR_LABEL;
     }
   else if (dirplus_errno_unsupported (err))
     r = -1;
   else
     dirplus_attrs_failed (e, bits, err);
+  if (r == 0)
+    dirplus_budget_add (gnu_probes (e, bits) - calls);
   if (list != small)
     free (list);
   errno = err;
@@ -143,8 +165,9 @@ probe_one (int dirfd, struct dirplus_entry *e, const char *xname,
 /** Fill attribute BITS of stat'ed entry E with GNU ls 9.1's probes: the
     label, then the access ACL and (directories without one) the default
     ACL, the capability; a probe that says "unsupported" latches those
-    bits off for the whole device, as 9.1's per-device caches do.  */
-static void
+    bits off for the whole device, as 9.1's per-device caches do.
+    Returns the calls made.  */
+static int
 probe_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
              bool follow)
 {
@@ -156,6 +179,7 @@ probe_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
         "system.posix_acl_default" },
       { DIRPLUS_ATTR_CAP, DIRPLUS_ATTR_CAP, "security.capability" },
     };
+  int calls = 0;
   for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
     {
       unsigned int bit = probes[i].bit;
@@ -171,6 +195,7 @@ probe_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
          asked for what is not an unfollowed symlink anyway.  */
       bool f = bit == DIRPLUS_ATTR_LABEL ? follow : true;
       ssize_t n = probe_one (dirfd, e, probes[i].name, f);
+      calls++;
       if (0 < n)
         e->attr |= bit;
       else if (n < 0)
@@ -178,9 +203,10 @@ probe_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
           int err = errno;
           dirplus_attrs_failed (e, bits & probes[i].latch, err);
           if (!dirplus_errno_unsupported (err))
-            return;		/* ls reports it (and asks again itself) */
+            return calls; /* ls reports it (and asks again itself) */
         }
     }
+  return calls;
 }
 
 /** Fill attribute BITS of stat'ed entry E (relative to DIRFD): one
@@ -243,6 +269,10 @@ dirplus_resolve_unknown (int dirfd, struct dirplus_entry *ents, size_t n,
                          unsigned int flags)
 {
   struct unknown_batch b = { dirfd, ents, flags };
+  /* The kernel stat'ed the batch in one call where GNU makes a statx
+     per entry: the calls saved go to the threads' budget.  */
+  if (1 < n && !(flags & DIRPLUS_NO_STAT))
+    dirplus_budget_add (n - 1);
   size_t need = 0;
   for (size_t i = 0; i < n && need < 2; i++)
     need += unknown_bits (&ents[i], flags) != 0;

@@ -445,6 +445,8 @@ Environment variables of lsplus alone:\n\
   LSPLUS_THREADS=0|1         sync backend: 0 never shares a big directory\n\
                              with a helper thread, 1 always does (with 2\n\
                              or more CPUs); unset: only when a CPU is idle\n\
+                             and the calls saved against GNU ls pay for\n\
+                             the thread's own\n\
   LSPLUS_URING_BATCH=N       uring backend: operations in flight, 8 to 4096\n\
                              (default 256); any other value makes the\n\
                              backend unavailable\n\
@@ -454,13 +456,17 @@ Environment variables of lsplus alone:\n\
                              overlapped on threads), fuse (overlapped);\n\
                              another WORD is an error (exit status 2)\n\
   LSPLUS_REMOTE_THREADS=N    threads that overlap per-file calls on remote\n\
-                             filesystems, 1 to 256 (default 64); another\n\
-                             value is an error (exit status 2)\n\
+                             filesystems, 1 to 256, whatever their own\n\
+                             calls cost; unset: as many as were measured\n\
+                             to pay, up to 64, paid from the calls saved\n\
+                             against GNU ls (never more calls in all);\n\
+                             another value is an error (exit status 2)\n\
   LSPLUS_AHEAD=N             with -R on remote filesystems, directories\n\
-                             read ahead at once, 1 to 256 (default: 8,\n\
-                             64 once a directory's open took 4 ms or\n\
-                             more); another value is an error (exit\n\
-                             status 2)\n\
+                             read ahead at once, 1 to 256; unset: 8, 64\n\
+                             once a directory's open took 4 ms or more,\n\
+                             started once it was measured to pay and\n\
+                             paid from the calls saved against GNU ls;\n\
+                             another value is an error (exit status 2)\n\
   LSPLUS_COLD_THREADS=N      threads that read subdirectories ahead under\n\
                              ls -R when a local directory was found cold\n\
                              (its first read waited for the disk), 0 to 8\n\
