@@ -85,13 +85,48 @@ check_empty_list (int dirfd, struct dirplus_entry *e, unsigned int bits,
   unsigned int attr = e->attr, unknown = e->attr_unknown;
   int attr_errno = e->attr_errno;
   int calls = probe_attrs (dirfd, e, todo, follow);
-  /* The list had none: a probe that finds one is a file changing
-     meanwhile, or a FUSE daemon whose list and answers disagree: the
-     list's answer stands, as for every other entry.  */
-  e->attr = attr;
+  /* The list had none.  A probe that finds one is a FUSE daemon whose
+     list and answers disagree (or a file changing meanwhile): GNU's
+     answer is the probe's, and the device's lists are not used any
+     more.  Errors of the probes are not reported: the list answered.  */
+  if (e->attr & ~attr)
+    dirplus_dev_mark_unsupported (dev, DIRPLUS_DEV_NO_LIST);
   e->attr_unknown = unknown;
   e->attr_errno = attr_errno;
   return calls;
+}
+
+/** The attribute bits (among BITS, not in E->attr) whose xattr's name
+    appears in the list LIST of LEN bytes under another namespace
+    ("trusted.selinux" for "security.selinux"): squashfuse 0.1.105 lists
+    a file's security.* xattrs as trusted.* while its getxattr answers
+    the security.* name, and GNU, which asks for the name, sees them.  */
+static unsigned int
+misplaced_bits (const struct dirplus_entry *e, unsigned int bits,
+                const char *list, size_t len)
+{
+  static const struct { const char *suffix, *prefix; unsigned int bit; }
+  names[] =
+    {
+      { "selinux", "security.", DIRPLUS_ATTR_LABEL },
+      { "capability", "security.", DIRPLUS_ATTR_CAP },
+      { "posix_acl_access", "system.", DIRPLUS_ATTR_ACL_ACCESS },
+      { "posix_acl_default", "system.", DIRPLUS_ATTR_ACL_DEFAULT },
+    };
+  unsigned int found = 0;
+  bits &= ~e->attr;
+  for (const char *p = list, *end = list + len; bits && p < end;
+       p += strlen (p) + 1)
+    {
+      const char *dot = strchr (p, '.');
+      if (!dot)
+        continue;
+      for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if ((bits & names[i].bit) && strcmp (dot + 1, names[i].suffix) == 0
+            && strncmp (p, names[i].prefix, dot + 1 - p) != 0)
+          found |= names[i].bit;
+    }
+  return found & bits;
 }
 
 /** Fill attribute BITS of stat'ed entry E (relative to DIRFD) from one
@@ -129,6 +164,22 @@ list_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
   else if (0 < n)
     {
       dirplus_attrs_from_list (e, bits, list, n);
+      /* A list that names a label or an ACL under another namespace:
+         ask for the real name, as GNU does; if it is there, this
+         device's lists are not to be trusted (GNU's probes from now
+         on).  */
+      unsigned int odd = misplaced_bits (e, bits, list, n);
+      if (odd)
+        {
+          unsigned int attr = e->attr, unknown = e->attr_unknown;
+          int attr_errno = e->attr_errno;
+          calls += probe_attrs (dirfd, e, odd, follow);
+          if (e->attr & ~attr)
+            dirplus_dev_mark_unsupported (dirplus_entry_dev (e),
+                                          DIRPLUS_DEV_NO_LIST);
+          e->attr_unknown = unknown;
+          e->attr_errno = attr_errno;
+        }
       /* An empty label is no label (GNU, through libselinux): its size
          tells, one more call for a labelled file only.  */
       if ((e->attr & DIRPLUS_ATTR_LABEL)

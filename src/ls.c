@@ -63,7 +63,26 @@
        whole filesystem for the rest of the run (libselinux maps the empty
        value to ENOTSUP, and ls latches that per device), hiding the real
        labels of the files it lists after it.  We do not copy that latch:
-       every other file shows its own label.  */
+       every other file shows its own label.
+     - ls -R keeps the descriptors of the directories it is inside open
+       (see the first item), and the uring backend one of its ring, so
+       in /dev/fd (/proc/self/fd) those numbers still name open files:
+       `ls -1RL /dev/fd` finds /dev/fd/3 to be /dev/fd itself and says
+       "not listing already-listed directory" (status 2), where GNU, which
+       closed each directory before descending, says "cannot open
+       directory '/dev/fd/3'" (status 1); `ls -lLd /dev/fd` with
+       LSPLUS_BACKEND=uring shows a size one larger (procfs gives the
+       number of open descriptors as that directory's size; the ring's
+       is one, and the ring stats the operand).  What a process lists
+       about its own descriptors depends on which it holds.
+     - Attribute bits come from one listxattr per file where that works,
+       so what a FUSE daemon answers to getxattr but leaves out of its
+       list is not seen: we check the list against GNU's probes on the
+       first file of each filesystem whose list is empty, and for a file
+       whose list names a label or ACL under another namespace (squashfuse
+       0.1.105 lists security.selinux as trusted.selinux); when they
+       disagree that filesystem is probed GNU's way from then on.  A
+       daemon inconsistent only for later files differs from GNU there.  */
 
 #include <config.h>
 
