@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests/syscalls/fs-lib.sh -- shared by the per-filesystem syscall-count
+# tests (issue 21), sourced after lib.sh: on one filesystem, `ls -lR` of
+# a small tree (6 directories of 12 files, 85 entries) and a medium one
+# (20 directories of 50, 1,021), with every backend that works here,
+# makes no more system calls than GNU ls 9.1 (every line of a full
+# `strace -f`, threads included), no more stat and xattr calls (each a
+# request to a FUSE daemon), and the same output and status.
+#
+# A test sets FS_NAME, defines fs_mount (mount the filesystem on $mnt,
+# with the trees in $src when it serves an image or another directory,
+# or make them itself with fs_trees $mnt) and calls fs_run.
+
+GNU_LS=${GNU_LS:-/bin/ls}
+
+# fs_need_kernel FSTYPE: skip unless the kernel has FSTYPE (loading its
+# module if it is one).
+fs_need_kernel ()
+{
+  grep -qw "$1" /proc/filesystems 2>/dev/null ||
+    modprobe "$1" >/dev/null 2>&1
+  grep -qw "$1" /proc/filesystems 2>/dev/null ||
+    skip "the running kernel has no $1 filesystem"
+}
+
+# fs_need_root: mounting needs root (CI runs the suite as root).
+fs_need_root ()
+{
+  test "$(id -u)" -eq 0 || skip "mounting $FS_NAME needs root"
+}
+
+# fs_need_prog PROG...: a missing program is a failure (tools/install-deps
+# installs them), not a skip.
+fs_need_prog ()
+{
+  for _p; do
+    command -v "$_p" >/dev/null 2>&1 && continue
+    echo "FAIL: $_p is not installed (tools/install-deps installs it)"
+    exit 1
+  done
+}
+
+# fs_tree DIR NDIRS NFILES: NDIRS directories of NFILES files, a symlink,
+# and where the filesystem takes them an access ACL, a default ACL, a
+# security label and a user xattr (silently absent where it does not).
+fs_tree ()
+{
+  mkdir -p "$1" || exit 99
+  for _d in $(seq 1 "$2"); do
+    mkdir "$1/d$_d" || exit 99
+    (cd "$1/d$_d" && seq -f "f%02g" 1 "$3" | xargs touch) || exit 99
+  done
+  ln -s d1/f01 "$1/link"
+  setfacl -m u:65534:r "$1/d1/f01" 2>/dev/null
+  setfacl -d -m u:65534:rx "$1/d2" 2>/dev/null
+  setfattr -n security.selinux -v system_u:object_r:tmp_t:s0 \
+    "$1/d2/f03" 2>/dev/null
+  setfattr -n security.selinux -v system_u:object_r:tmp_t:s0 \
+    "$1/d3" 2>/dev/null
+  setfattr -n user.note -v x "$1/d3/f02" 2>/dev/null
+  return 0
+}
+
+# fs_trees DIR: the small and the medium tree under DIR.
+fs_trees ()
+{
+  fs_tree "$1/small" 6 12
+  fs_tree "$1/medium" 20 50
+}
+
+# fs_check TREE: GNU and every backend on TREE.
+fs_check ()
+{
+  _tree=$1
+  _t=$mnt/$1
+  _n=$(find "$_t" | wc -l)
+  trace_counts "$tmp/gnu.$1" "$GNU_LS" -lR "$_t"
+  "$GNU_LS" -lR "$_t" >"$tmp/out.gnu" 2>&1
+  _gst=$?
+  _gt=$(total "$tmp/gnu.$1")
+  _gio=$(count "$tmp/gnu.$1" $FS_STATS $FS_XATTRS)
+  set -- gnu "$tmp/gnu.$1"
+  for _b in $FS_BACKENDS; do
+    _o=$tmp/$_b.$_tree
+    LSPLUS_BACKEND=$_b trace_counts "$_o" "$LS" -lR "$_t"
+    LSPLUS_BACKEND=$_b "$LS" -lR "$_t" 2>&1 |
+      sed "s|^$LS:|$GNU_LS:|" >"$tmp/out.$_b"
+    _st=$?
+    cmp -s "$tmp/out.gnu" "$tmp/out.$_b" || {
+      fail "$FS_NAME $_tree $_b: ls -lR output differs from GNU's:"
+      diff "$tmp/out.gnu" "$tmp/out.$_b" | head -20
+    }
+    _t2=$(total "$_o")
+    _io=$(count "$_o" $FS_STATS $FS_XATTRS)
+    echo "$FS_NAME $_tree ($_n entries) $_b: $_t2 calls, GNU $_gt;" \
+         "stat+xattr $_io, GNU $_gio"
+    test "$_t2" -le "$_gt" ||
+      fail "$FS_NAME $_tree $_b: $_t2 system calls, GNU $_gt"
+    test "$_io" -le "$_gio" ||
+      fail "$FS_NAME $_tree $_b: $_io stat and xattr calls, GNU $_gio"
+    set -- "$@" "$_b" "$_o"
+  done
+  side_by_side "$_n" "$@"
+}
+
+FS_STATS="statx newfstatat fstatat64 lstat stat"
+FS_XATTRS="getxattr lgetxattr fgetxattr getxattrat listxattr llistxattr flistxattr listxattrat"
+
+# fs_run: mount, check both trees with every backend, unmount.
+fs_run ()
+{
+  need_strace
+  find_ls
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/syscalls-fs.XXXXXX") || exit 99
+  mnt=$tmp/mnt src=$tmp/src
+  mkdir "$mnt" "$src" || exit 99
+  trap 'umount "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null;
+        umount "$src" 2>/dev/null; rm -rf "$tmp"' EXIT
+  export LC_ALL=C TZ=UTC
+  unset LS_COLORS COLUMNS LSPLUS_BACKEND LSPLUS_REMOTE \
+    LSPLUS_REMOTE_THREADS LSPLUS_AHEAD LSPLUS_THREADS LSPLUS_COLD_THREADS \
+    LSPLUS_COLD_USEC
+  FS_BACKENDS=
+  for _b in getdentsplus uring sync; do
+    if LSPLUS_BACKEND=$_b "$LS" -d / >/dev/null 2>&1; then
+      FS_BACKENDS="$FS_BACKENDS $_b"
+    else
+      echo "note: backend $_b is not available here"
+    fi
+  done
+  fs_mount || { fail "cannot mount $FS_NAME"; exit 1; }
+  fs_check small
+  fs_check medium
+  exit $status
+}
