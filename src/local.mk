@@ -2,6 +2,7 @@
 ## src/local.mk: the ls program.
 bin_PROGRAMS += src/ls
 src_ls_SOURCES = \
+	src/ls-collkey.c \
 	src/ls-color.c \
 	src/ls-gather.c \
 	src/ls-layout.c \

@@ -15,7 +15,15 @@
    - a strcoll failure is reported once ("cannot compare file names") and
      the whole sort is redone from the original order with strcmp;
    - the merge sort is gnulib's mpsort, so that entries comparing equal end
-     up in the same order as with GNU ls.  */
+     up in the same order as with GNU ls.
+
+   Names are compared through collation keys (ls-collkey.c) made once per
+   name, falling back to strcoll only where the keys cannot tell: every
+   comparison keeps strcoll's sign, so mpsort makes the same comparisons
+   and moves as in GNU ls and the order is GNU's, ties included.  What
+   mpsort sorts are pointers to sort entries (a name's key beside its
+   fileinfo), so that most comparisons read 32 bytes per file and not the
+   fileinfo and its name.  */
 
 #include <config.h>
 
@@ -34,6 +42,10 @@
 #include "timespec.h"
 #include "xalloc.h"
 
+/* Sorting collation keys pays only when they save more strcoll calls
+   than strxfrm calls they cost: from this many files on.  */
+enum { SORT_KEYS_MIN = 32 };
+
 /* The comparison in force during one call of sort_files.  */
 static struct
 {
@@ -41,12 +53,26 @@ static struct
   enum time_type time;
   bool reverse;
   bool dirs_first;
+  bool keys;			/* compare collation keys first */
   bool use_strcmp;		/* strcoll failed: compare bytes instead */
   bool strcoll_failed;		/* set by name_cmp on the first failure */
 } order;
 
+/* What mpsort sorts pointers to: a file and the key of its name.  */
+struct sort_entry
+{
+  struct collkey key;
+  struct fileinfo *f;
+};
+static struct sort_entry *entries;
+static size_t entries_alloc;
+
+/* With -X: the keys of the files' extensions, parallel to ENTRIES.  */
+static struct collkey *ext_keys;
+static size_t ext_keys_alloc;
+
 /* Pointer buffer for mpsort, which needs N / 2 spare slots after the N
-   it sorts (the caller's vector keeps the unsorted order meanwhile).  */
+   it sorts.  */
 static void const **sortbuf;
 static size_t sortbuf_alloc;
 
@@ -228,17 +254,77 @@ extension_of (char const *name)
   return dot ? dot : "";
 }
 
-/** Compare A and B by the sort key alone, ascending in the sense GNU ls
-    lists them without -r (newest and largest first for -t and -S).  */
-static int
-key_cmp (struct fileinfo *a, struct fileinfo *b)
+/** The string of F that name comparisons compare: its name, or with
+    EXT its extension (-X).  */
+static char const *
+compared_string (struct fileinfo const *f, bool ext)
 {
+  return ext ? extension_of (f->name) : f->name;
+}
+
+/** Compare the names of files A and B (with EXT their extensions) as
+    name_cmp does, deciding by their keys KA and KB (made here if not
+    yet made) where the keys can tell.  The files themselves are read
+    only when a key is made or cannot tell.  Identical strings (the
+    extensions of -X, a repeated operand) compare equal without strcoll:
+    strcoll (s, s) is 0.  */
+static int
+keyed_cmp (struct collkey *ka, struct fileinfo const *a,
+           struct collkey *kb, struct fileinfo const *b, bool ext)
+{
+  char const *sa, *sb;
+
+  if (order.keys && !order.use_strcmp && !order.strcoll_failed)
+    {
+      if (!ka->made)
+        collkey_make (ka, compared_string (a, ext));
+      if (!kb->made)
+        collkey_make (kb, compared_string (b, ext));
+      int diff = collkey_cmp (ka, kb);
+      if (diff)
+        return diff;
+      sa = compared_string (a, ext);
+      sb = compared_string (b, ext);
+      if (strcmp (sa, sb) == 0)
+        return 0;
+    }
+  else
+    {
+      sa = compared_string (a, ext);
+      sb = compared_string (b, ext);
+    }
+  return name_cmp (sa, sb);
+}
+
+/** Compare the names of entries A and B like name_cmp.  */
+static int
+entry_name_cmp (struct sort_entry *a, struct sort_entry *b)
+{
+  return keyed_cmp (&a->key, a->f, &b->key, b->f, false);
+}
+
+/** Compare the extensions (-X) of entries A and B like name_cmp.  */
+static int
+entry_ext_cmp (struct sort_entry *a, struct sort_entry *b)
+{
+  return keyed_cmp (&ext_keys[a - entries], a->f,
+                    &ext_keys[b - entries], b->f, true);
+}
+
+/** Compare entries A and B by the sort key alone, ascending in the sense
+    GNU ls lists them without -r (newest and largest first for -t and
+    -S).  */
+static int
+key_cmp (struct sort_entry *ea, struct sort_entry *eb)
+{
+  struct fileinfo *a = ea->f;
+  struct fileinfo *b = eb->f;
   int diff;
 
   switch (order.key)
     {
     case sort_extension:
-      diff = name_cmp (extension_of (a->name), extension_of (b->name));
+      diff = entry_ext_cmp (ea, eb);
       break;
 
     case sort_width:
@@ -272,7 +358,7 @@ key_cmp (struct fileinfo *a, struct fileinfo *b)
       break;
     }
 
-  return diff ? diff : name_cmp (a->name, b->name);
+  return diff ? diff : entry_name_cmp (ea, eb);
 }
 
 /** Whether F goes first with --group-directories-first: a directory, or
@@ -289,17 +375,68 @@ groups_as_directory (struct fileinfo const *f)
 static int
 file_cmp (void const *pa, void const *pb)
 {
-  struct fileinfo *a = (struct fileinfo *) pa;
-  struct fileinfo *b = (struct fileinfo *) pb;
+  struct sort_entry *a = (struct sort_entry *) pa;
+  struct sort_entry *b = (struct sort_entry *) pb;
 
   if (order.dirs_first)
     {
-      int diff = groups_as_directory (b) - groups_as_directory (a);
+      int diff = groups_as_directory (b->f) - groups_as_directory (a->f);
       if (diff)
         return diff;
     }
 
   return order.reverse ? key_cmp (b, a) : key_cmp (a, b);
+}
+
+/** Make room for the sort entries (and with -X the extension keys) of
+    N files, and make the entries point at V's files, keys not made.  */
+static void
+prepare_entries (struct fileinfo **v, size_t n)
+{
+  if (entries_alloc < n)
+    {
+      free (entries);
+      entries = xnmalloc (n, sizeof *entries);
+      entries_alloc = n;
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      entries[i].key.made = false;
+      entries[i].f = v[i];
+    }
+
+  if (order.key == sort_extension)
+    {
+      if (ext_keys_alloc < n)
+        {
+          free (ext_keys);
+          ext_keys = xnmalloc (n, sizeof *ext_keys);
+          ext_keys_alloc = n;
+        }
+      for (size_t i = 0; i < n; i++)
+        ext_keys[i].made = false;
+    }
+}
+
+/** Run mpsort over the N entries, from their original order.  */
+static void
+sort_entries (size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    sortbuf[i] = &entries[i];
+  mpsort (sortbuf, n, file_cmp);
+}
+
+/** Whether this sort compares collation keys, and of which kind.  */
+static enum collkey_kind
+sort_key_kind (size_t n)
+{
+  if (order.key == sort_version)
+    return COLLKEY_NONE;	/* no strcoll at all */
+  enum collkey_kind k = collkey_locale_kind ();
+  if (k == COLLKEY_LEVEL1 && n < SORT_KEYS_MIN)
+    return COLLKEY_NONE;
+  return k;
 }
 
 /** Sort the N files of V in place according to the sort options.  */
@@ -310,7 +447,7 @@ sort_files (struct fileinfo **v, size_t n)
     return;
 
   /* Layout of SORTBUF: [0, n) sorted in place, [n, n + n/2) mpsort's
-     scratch space.  V keeps the original order until the end.  */
+     scratch space.  */
   size_t need = n + n / 2 + 1;
   if (sortbuf_alloc < need)
     {
@@ -318,8 +455,6 @@ sort_files (struct fileinfo **v, size_t n)
       sortbuf = xnmalloc (need, sizeof *sortbuf);
       sortbuf_alloc = need;
     }
-  for (size_t i = 0; i < n; i++)
-    sortbuf[i] = v[i];
 
   order.key = sort_type;
   order.time = time_type;
@@ -327,18 +462,20 @@ sort_files (struct fileinfo **v, size_t n)
   order.dirs_first = directories_first;
   order.use_strcmp = false;
   order.strcoll_failed = false;
+  enum collkey_kind kind = sort_key_kind (n);
+  order.keys = kind != COLLKEY_NONE;
+  collkey_start (kind);
+  prepare_entries (v, n);
 
-  mpsort (sortbuf, n, file_cmp);
+  sort_entries (n);
 
   if (order.strcoll_failed)
     {
       /* Start over from the unsorted order, comparing bytes only.  */
       order.use_strcmp = true;
-      for (size_t i = 0; i < n; i++)
-        sortbuf[i] = v[i];
-      mpsort (sortbuf, n, file_cmp);
+      sort_entries (n);
     }
 
   for (size_t i = 0; i < n; i++)
-    v[i] = (struct fileinfo *) sortbuf[i];
+    v[i] = ((struct sort_entry const *) sortbuf[i])->f;
 }

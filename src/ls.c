@@ -13,6 +13,8 @@
                    directories opened relative to their parent fd, cycle
                    detection (dev/ino), error reporting
      ls-sort.c     sort_files(): every --sort key, -r, --group-directories-first
+     ls-collkey.c  collation keys: names compared without a strcoll call
+                   per comparison, in the order strcoll gives
      ls-layout.c   print_current_files(): -1 -C -x -m -l, column fitting,
                    tab stops, --zero
      ls-long.c     long format line, field widths, sizes/blocks (human),

@@ -341,6 +341,29 @@ size_t format_file_time (struct fileinfo const *f, char *buf, size_t size);
 /* Called at startup: current_time used by the six-month rule.  */
 void time_init (void);
 
+/* ---- ls-collkey.c ---- */
+/* Which keys order names as strcoll does in the current locale.  */
+enum collkey_kind
+{
+  COLLKEY_NONE,		/* none: every comparison calls strcoll */
+  COLLKEY_BYTES,	/* strcoll is strcmp: the name itself */
+  COLLKEY_LEVEL1	/* glibc: the first level of strxfrm's key */
+};
+/* A name's key, or the part of it that is kept (see ls-collkey.c).  */
+struct collkey
+{
+  uint64_t head[2];	/* bytes 0-15, big-endian, zero-padded */
+  uint32_t tail;	/* offset of bytes 16 to len - 1 in the arena */
+  uint16_t len;		/* bytes kept; 0: the key decides nothing */
+  bool made;		/* collkey_make was called in this sort */
+};
+enum collkey_kind collkey_locale_kind (void);
+/* Begin a sort with keys of kind K (forgets the previous sort's keys).  */
+void collkey_start (enum collkey_kind k);
+void collkey_make (struct collkey *k, char const *name);
+/* strcoll's sign for the two keys' names, or 0 if the keys cannot tell.  */
+int collkey_cmp (struct collkey const *a, struct collkey const *b);
+
 /* ---- ls-sort.c ---- */
 void sort_files (struct fileinfo **v, size_t n);
 
