@@ -45,8 +45,8 @@
    once made 1,708 RPCs instead of 308 with the module (a VM stalled
    by a host load of 14).
 
-   When it starts (issue 21): a thread costs about eight system calls to
-   start and each directory read ahead a few more (hand-overs between the
+   When it starts (issue 21): a thread costs about eleven system calls
+   to start and each directory read ahead a few more (hand-overs between the
    threads: AHEAD_DIR_COST).  Unless LSPLUS_AHEAD (or, for a cold tree,
    LSPLUS_COLD_THREADS) is set, those are paid from the threads' call
    budget (dirplus-pool.c: calls saved against GNU ls 9.1), a hint is
@@ -104,7 +104,7 @@ enum
 /* What reading ahead costs in system calls beyond what reading the
    directory later would: a thread's start; a directory's hand-overs
    (the thread's wake-up and sleep, the reader's wait).  */
-enum { AHEAD_THREAD_COST = 8, AHEAD_DIR_COST = 6 };
+enum { AHEAD_THREAD_COST = 11, AHEAD_DIR_COST = 8 };
 /* Opening a directory that took this long was a round trip: reading
    ahead pays.  */
 #define AHEAD_OPEN_PAYS_USEC 1000

@@ -49,7 +49,7 @@ enum { SHARE_MIN = 48, CHUNK = 4 };
 /* What the helper's own calls cost: its start (clone3 and the rest,
    reading the load average), and a batch shared (a wake-up, its sleep,
    the caller's wait for a chunk in progress).  */
-enum { HELPER_COST = 11, SHARE_COST = 4 };
+enum { HELPER_COST = 14, SHARE_COST = 4 };
 
 /* A stat that returns within this did not wait for the network (a round
    trip takes 50 us even on a fast LAN).  */

@@ -25,13 +25,18 @@
    Workers block every signal: ls's handlers run in the main thread.
 
    What it costs, and when it starts (issue 21).  A thread costs about
-   eight system calls to start (clone3, rseq, set_robust_list, its stack's
-   mmap and mprotect, three rt_sigprocmask) and two or three each time it
-   is woken for a job (the waker's FUTEX_WAKE, its own FUTEX_WAIT, the
-   job's end).  Those calls are paid from a budget: the calls the
-   library saved against GNU ls 9.1's (dirplus_budget_add: one listxattr
-   instead of two or three getxattr probes, a statx the module answered),
-   so that threads never make the total exceed GNU's.  Within the budget
+   eleven system calls to start (clone3, rseq, set_robust_list, its
+   stack's mmap and mprotect, five rt_sigprocmask: glibc's three and the
+   signal mask around the start) and two each time it is woken for a job
+   (the waker's FUTEX_WAKE, its own FUTEX_WAIT), a job with workers about
+   four more (the wake-up, the wait for the last worker); only sleeping
+   workers are charged a wake-up.  Those calls are paid from a budget:
+   the calls the library saved against GNU ls 9.1's (dirplus_budget_add:
+   one listxattr instead of two or three getxattr probes, a statx the
+   module answered), so that threads never make the total exceed GNU's
+   (the costs were checked against strace -f: 3 to 11 calls per thread
+   short on FUSE trees, within the calls GNU spends elsewhere, statfs and
+   a second statx per directory).  Within the budget
    the number of threads per job (the width) is decided by measurement:
    the first jobs run in the caller alone, timed per entry; then the
    width doubles (2, 4, ... LSPLUS_REMOTE_THREADS + 1) as long as each
@@ -67,9 +72,9 @@ enum { POOL_DEFAULT = 64, POOL_MAX = 256 };
 /* What the threads' own calls cost, in system calls (see above).  */
 enum
 {
-  COST_THREAD = 8,		/* starting one */
+  COST_THREAD = 11,		/* starting one */
   COST_WAKE = 2,		/* waking one for a job (its wait, locks) */
-  COST_JOB = 3,			/* a job with workers: the wake, its end */
+  COST_JOB = 4,			/* a job with workers: the wake, its end */
 };
 
 /* A job measures the width when it has at least this many entries per
@@ -302,9 +307,13 @@ dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg)
     want = n - 1;
   if (!pool.forced)
     {
+      /* Workers busy on other jobs (directories read ahead) come to
+         this one when theirs is drained, without a wake-up: only the
+         sleeping ones are charged.  */
       size_t have = pool.nthreads;
       size_t wake = want < have ? want : have;
-      if (wake && !dirplus_budget_take (COST_JOB + COST_WAKE * wake))
+      size_t sleeping = (size_t) pool.waiting < wake ? pool.waiting : wake;
+      if (wake && !dirplus_budget_take (COST_JOB + COST_WAKE * sleeping))
         wake = 0;
       size_t more = want - wake;
       while (more && dirplus_budget_take (COST_THREAD + COST_WAKE
