@@ -5,9 +5,12 @@ GNU_DIFF_TESTS = \
 	tests/gnu/diff-sync.test \
 	tests/gnu/diff-uring.test \
 	tests/gnu/diff-getdentsplus.test
-TESTS += $(GNU_DIFF_TESTS) tests/gnu/empty-label.test tests/gnu/diff-cold.test
+TESTS += $(GNU_DIFF_TESTS) tests/gnu/empty-label.test tests/gnu/diff-cold.test \
+	tests/gnu/collate.test
 EXTRA_DIST += $(GNU_DIFF_TESTS) tests/gnu/empty-label.test \
 	tests/gnu/diff-cold.test \
+	tests/gnu/collate.test \
+	tests/gnu/collate.py \
 	tests/gnu/cases.py \
 	tests/gnu/diff-backend.sh \
 	tests/gnu/difftest.py \
