@@ -102,7 +102,7 @@ check $([ -c /dev/getdentsplus ] && echo 0 || echo 1) "/dev/getdentsplus is a ch
 # ABI discovery (the uapi header's GETDENTSPLUS_ABI/FLAGS/MASK_PATH).
 P=/sys/module/getdentsplus/parameters
 abi=$(cat $P/abi 2>/dev/null) flags=$(cat $P/flags 2>/dev/null) mask=$(cat $P/statx_mask 2>/dev/null)
-check $([ "$abi" = 4 ] && [ $((flags)) -eq $((0x7ff)) ] && [ $((mask)) -eq $((0xfff)) ] && echo 0 || echo 1) \
+check $([ "$abi" = 5 ] && [ $((flags)) -eq $((0x80006c7f)) ] && [ $((mask)) -eq $((0xfff)) ] && echo 0 || echo 1) \
 	"ABI published in sysfs: abi $abi, flags $flags, statx_mask $mask"
 echo x 2>/dev/null >$P/abi && notok "sysfs abi is read-only" || ok "sysfs abi is read-only"
 
