@@ -21,7 +21,12 @@
    a stable series never adds system calls).  Then the call is probed
    once, with fd -1 only: bad flags must give EINVAL, and good ones
    EBADF, as the series checks them in that order; ENOSYS means a kernel
-   without it.  A call
+   without it.  The good flags probed are every flag this file may pass
+   but SELF and MARK_END (AT_SYMLINK_FOLLOW, AT_NO_AUTOMOUNT,
+   GETDENTSPLUS_SKIP_DOTS, GETDENTSPLUS_CACHED): a kernel of the series
+   from before its flags became the AT_* ones (GETDENTSPLUS_FOLLOW 0x01,
+   _NO_AUTOMOUNT 0x02, ..., _SKIP_DOTS 0x20: the same names, other
+   values) refuses them with EINVAL and is not used.  A call
    that fails with ENOSYS later (a seccomp filter, ...) is replaced for
    that batch by getdents64 + statx, as the module path does: never a
    failed listing.
@@ -65,6 +70,7 @@
 #if HAVE_GETDENTSPLUS_SYSCALL
 
 # include <dirent.h>
+# include <fcntl.h>
 # include <stddef.h>
 # include <stdio.h>
 # include <stdlib.h>
@@ -109,6 +115,12 @@ _Static_assert (GETDENTSPLUS_REC_SELF == DIRPLUS_REC_SELF
 
 static int probe_state;		/* 0 not yet, 1 usable, -1 not usable */
 static int probe_errno;
+
+/* The flags a call may carry besides SELF and MARK_END, in the
+   series' layout (AT_* where the *at() calls have one, the call's own
+   in the per-syscall byte).  */
+# define SYS_BASE_FLAGS (AT_SYMLINK_FOLLOW | AT_NO_AUTOMOUNT \
+                         | GETDENTSPLUS_SKIP_DOTS | GETDENTSPLUS_CACHED)
 
 /* The flags of the series' later revision, where the headers have them,
    and those of them the running kernel accepts (the probe's answer).  */
@@ -161,8 +173,13 @@ dirplus_sys_probe (void)
   if (sys_getdentsplus (-1, &req, buf, sizeof buf, ~0u) >= 0
       || errno != EINVAL)
     goto done;
-  /* ... and a good request on no fd is EBADF.  */
+  /* ... and a good request on no fd is EBADF ...  */
   if (sys_getdentsplus (-1, &req, buf, sizeof buf, 0) >= 0
+      || errno != EBADF)
+    goto done;
+  /* ... also with the flags sys_read passes: EINVAL from a kernel of an
+     earlier revision of the series, whose flags had other values.  */
+  if (sys_getdentsplus (-1, &req, buf, sizeof buf, SYS_BASE_FLAGS) >= 0
       || errno != EBADF)
     goto done;
   probe_state = 1;
@@ -211,9 +228,9 @@ sys_request (unsigned int flags, unsigned int mask)
 static unsigned int
 sys_flags (unsigned int flags)
 {
-  unsigned int f = GETDENTSPLUS_NO_AUTOMOUNT;
+  unsigned int f = AT_NO_AUTOMOUNT;
   if (flags & DIRPLUS_FOLLOW)
-    f |= GETDENTSPLUS_FOLLOW;
+    f |= AT_SYMLINK_FOLLOW;
   return f;
 }
 

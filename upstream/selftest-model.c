@@ -104,8 +104,9 @@ static void fill(int dfd, const struct d64 *d, struct getdentsplus_entry *r,
 		 const struct getdentsplus_req *req, unsigned int flags)
 {
 	size_t nl = strlen(d->name);
-	int follow = !!(flags & GETDENTSPLUS_FOLLOW);
-	int at = follow ? 0 : AT_SYMLINK_NOFOLLOW, s;
+	int follow = !!(flags & AT_SYMLINK_FOLLOW);
+	int at = (flags & (AT_NO_AUTOMOUNT | AT_STATX_SYNC_TYPE)) |
+		 (follow ? 0 : AT_SYMLINK_NOFOLLOW), s;
 	struct statx sx;
 
 	memset(r, 0, RECLEN(nl));
@@ -174,9 +175,12 @@ static long emu(int fd, const struct getdentsplus_req *ureq, char *buf,
 	int fl, idle = 8, stopped = 0, staged;
 	sig_atomic_t sig0 = signals;
 
-	if (flags & ~0xffu)
+	/* AT_* where one exists, the call's own in the per-syscall byte. */
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_NO_AUTOMOUNT | AT_STATX_SYNC_TYPE |
+		      GETDENTSPLUS_CACHED | GETDENTSPLUS_SKIP_DOTS |
+		      GETDENTSPLUS_SELF | GETDENTSPLUS_MARK_END))
 		return errno = EINVAL, -1;
-	if ((flags & 4) && (flags & 8))
+	if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
 		return errno = EINVAL, -1;
 	if (!ureq || !writable(ureq, 4))
 		return errno = EFAULT, -1;
@@ -219,7 +223,7 @@ static long emu(int fd, const struct getdentsplus_req *ureq, char *buf,
 		}
 		self->ino = st.st_ino;
 		strcpy(self->name, ".");
-		fill(fd, self, rec, &req, flags & ~GETDENTSPLUS_FOLLOW);
+		fill(fd, self, rec, &req, flags & ~AT_SYMLINK_FOLLOW);
 		rec->d_off = 0;
 		rec->namelen = 0;
 		rec->name[0] = '\0';

@@ -66,8 +66,8 @@ eq_read_sys (int fd, int follow, unsigned int statx_mask,
                     | GETDENTSPLUS_ATTR_ACL_DEFAULT
                     | GETDENTSPLUS_ATTR_LABEL | GETDENTSPLUS_ATTR_CAP),
     };
-  unsigned int flags = (GETDENTSPLUS_NO_AUTOMOUNT | GETDENTSPLUS_SKIP_DOTS
-                        | (follow ? GETDENTSPLUS_FOLLOW : 0));
+  unsigned int flags = (AT_NO_AUTOMOUNT | GETDENTSPLUS_SKIP_DOTS
+                        | (follow ? AT_SYMLINK_FOLLOW : 0));
   for (;;)
     {
       long got = syscall (__NR_getdentsplus, fd, &req, buf, size, flags);
