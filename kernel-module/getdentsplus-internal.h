@@ -36,10 +36,16 @@ struct path;
 #define GDP_NAME_MAX	(PATH_MAX - 1)
 
 /*
- * Staging buffer of one round (kernel memory per call, whatever the
- * caller's buffer size; grown only for one name that does not fit).
+ * Staging of one round: allocated when the filesystem offers its first
+ * entry (a call blocked in the directory read holds none), one page,
+ * doubled while the filesystem delivers, up to GDP_STAGE_MAX: what
+ * glibc's readdir gives getdents64, so that a filesystem sizing its reads
+ * by the reader's hint (FUSE) is asked as much per read as for GNU ls.
+ * Freed at the end of each round.  Bigger only for one name longer than
+ * that (filesystems whose names exceed NAME_MAX).
  */
 #define GDP_STAGE_CHUNK	4096
+#define GDP_STAGE_MAX	32768
 
 /* The result of one call can never exceed this (fits an ioctl's int). */
 #define GDP_SIZE_MAX	(INT_MAX & ~7)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The getdentsplus operation (ABI 4).
+ * The getdentsplus operation (ABI 5).
  *
  * One call, all of it under the file's position lock (f_pos_lock), as
  * getdents64 holds it for its whole call:
@@ -9,11 +9,12 @@
  *     (its getattr through the struct file, as fstat does);
  *  3. rounds, until the caller's buffer is full, the directory ends or a
  *     signal is pending: iterate_dir() with an actor that copies names
- *     into a small staging buffer (one page; no lookup or getattr while
- *     the filesystem holds the directory locked) and pins the user pages
- *     under each record's place in the caller's buffer (a fault there is
- *     what filldir64 risks too); then for each staged name: resolve it with the
- *     kernel's own path walk (vfs_path_lookup() from the directory, one
+ *     into a staging buffer (allocated as entries arrive, at most what
+ *     glibc's readdir asks getdents64 for, freed after the round; no
+ *     lookup or getattr while the filesystem holds the directory
+ *     locked) and pins the user pages under each record's place in the
+ *     caller's buffer (a fault there is what filldir64 risks too); then
+ *     for each staged name: resolve it with the kernel's own path walk (vfs_path_lookup() from the directory, one
  *     component: RCU walk first, mount crossing, automounts, ESTALE
  *     retry, all as in fstatat), vfs_getattr(), attribute bits, the
  *     record built in zeroed memory and written through the pinned pages
@@ -44,6 +45,7 @@
 #include <linux/audit.h>
 #include <linux/cred.h>
 #include <linux/dcache.h>
+#include <linux/dirent.h>
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/error-injection.h>
@@ -85,14 +87,26 @@ struct gdp_staged {
  * written through these pages, so once an entry is staged nothing can
  * keep its record from the caller (no fault after the read, no rewind).
  */
-#define GDP_PIN_MAX	16
+#define GDP_PIN_INLINE	16
+#define GDP_PIN_MAX	128
+
+/*
+ * The smallest entry of a getdents64 buffer (a one-character name): a
+ * filesystem that sizes its read by the hint in dir_context.count brings
+ * at most count / GDP_DIRENT_MIN entries (FUSE's own are bigger).
+ */
+#define GDP_DIRENT_MIN	ALIGN(offsetof(struct linux_dirent64, d_name) + 2, 8)
+#define GDP_DIRENT_LEN(namelen) \
+	ALIGN(offsetof(struct linux_dirent64, d_name) + (namelen) + 1, 8)
 
 /* One round of staging (see the top of the file). */
 struct gdp_stage {
 	struct dir_context ctx;
-	char *buf;		/* GDP_STAGE_CHUNK, more for one long name */
+	char *buf;		/* NULL until the round's first entry */
 	size_t used;
 	size_t cap;
+	size_t hint;		/* dir_context.count given for the round */
+	size_t brought;		/* getdents64 bytes of the entries offered */
 	struct getdentsplus_entry *rec;	/* one record is built here */
 	size_t rec_cap;
 	char __user *ubuf;	/* the caller's buffer */
@@ -100,7 +114,9 @@ struct gdp_stage {
 	size_t out_left;	/* user buffer bytes not yet promised */
 	unsigned long pin_base;	/* user address of pages[0] (page aligned) */
 	unsigned int npages;	/* pinned for this round */
-	struct page *pages[GDP_PIN_MAX];
+	unsigned int pages_cap;	/* room in pages[] */
+	struct page **pages;	/* pages_inline, or GDP_PIN_MAX allocated */
+	struct page *pages_inline[GDP_PIN_INLINE];
 	unsigned int nr;	/* entries staged in this round */
 	unsigned int seen;	/* entries the filesystem offered, dots too */
 	unsigned int budget;	/* entries this call may still take */
@@ -149,14 +165,39 @@ static bool gdp_audited(void)
 }
 
 /*
- * The filesystem's read-size hint (dir_context.count, where the kernel
- * has it): what this round can still take, the room in the staging
- * buffer, not the caller's whole buffer, so that a filesystem sizing its
- * reads by it (FUSE) fetches no entries the round would drop.
+ * The caller's bytes this round may still promise to records: its room,
+ * within the pages one round pins.
  */
+static size_t gdp_round_room(const struct gdp_stage *st)
+{
+	unsigned long at = (unsigned long)st->ubuf + st->out_used;
+	unsigned long base = st->npages ? st->pin_base : (at & PAGE_MASK);
+
+	return min_t(size_t, st->out_left, base + GDP_PIN_MAX * PAGE_SIZE - at);
+}
+
+/*
+ * The filesystem's read-size hint (dir_context.count, where the kernel
+ * has it): no more than this round can take.  Its records must fit what
+ * the round may still promise (a record of a short name is the biggest
+ * next to its getdents64 entry), its names the staging, and the audit
+ * budget the entries: so a filesystem that sizes its read by the hint
+ * (FUSE) never brings an entry the round would drop, which its next read
+ * would have to fetch again.  GDP_STAGE_MAX at most: what getdents64
+ * asks for GNU ls.
+ */
+static size_t gdp_hint(const struct gdp_stage *st)
+{
+	size_t entries = min_t(size_t, gdp_round_room(st) / GDP_RECLEN(1),
+			       st->budget);
+	size_t stage = GDP_STAGE_MAX - min_t(size_t, st->used, GDP_STAGE_MAX);
+
+	return min(entries * GDP_DIRENT_MIN, stage);
+}
+
 static void gdp_stage_hint(struct gdp_stage *st)
 {
-	gdp_dir_context_set_count(&st->ctx, min(st->out_left, st->cap - st->used));
+	gdp_dir_context_set_count(&st->ctx, gdp_hint(st));
 }
 
 /* The actor refuses the entry: this round ends before it. */
@@ -194,6 +235,17 @@ static int gdp_pin(struct gdp_stage *st, size_t off, size_t len)
 		return 0;
 	if (want > GDP_PIN_MAX)
 		return 1;
+	if (want > st->pages_cap) {
+		struct page **pages = kmalloc_array(GDP_PIN_MAX, sizeof(*pages),
+						    GFP_KERNEL_ACCOUNT |
+						    __GFP_NOWARN);
+
+		if (!pages)
+			return 1;
+		memcpy(pages, st->pages, st->npages * sizeof(*pages));
+		st->pages = pages;
+		st->pages_cap = GDP_PIN_MAX;
+	}
 	got = pin_user_pages_fast(st->pin_base + st->npages * PAGE_SIZE,
 				  want - st->npages, FOLL_WRITE,
 				  st->pages + st->npages);
@@ -202,12 +254,23 @@ static int gdp_pin(struct gdp_stage *st, size_t off, size_t len)
 	return st->npages < want ? -EFAULT : 0;
 }
 
-/* Unpin the round's pages: what was written there is the caller's. */
-static void gdp_unpin(struct gdp_stage *st)
+/*
+ * End a round: unpin its pages (what was written there is the caller's)
+ * and free its staging, so that the next directory read holds neither.
+ */
+static void gdp_end_round(struct gdp_stage *st)
 {
 	if (st->npages)
 		unpin_user_pages_dirty_lock(st->pages, st->npages, true);
 	st->npages = 0;
+	if (st->pages != st->pages_inline) {
+		kfree(st->pages);
+		st->pages = st->pages_inline;
+		st->pages_cap = GDP_PIN_INLINE;
+	}
+	kvfree(st->buf);
+	st->buf = NULL;
+	st->cap = 0;
 }
 
 /* Copy @len bytes to the pinned user buffer at offset @off. */
@@ -232,10 +295,9 @@ static void gdp_copy_out(struct gdp_stage *st, size_t off, const void *src,
 /*
  * @old (*@cap bytes, contents not kept) or, when @need is more, a new
  * buffer of @need bytes in its place (@old freed, *@cap updated); NULL
- * when that fails (@old kept).  For the staging buffer, for one name
- * longer than it holds (only filesystems whose names exceed NAME_MAX have
- * them), and the record scratch, for its record.  Called by the actor,
- * where a failure ends the round.
+ * when that fails (@old kept).  For the record scratch, for a record of
+ * a name longer than NAME_MAX (only some filesystems have them).  Called
+ * by the actor, where a failure ends the round.
  */
 static void *gdp_grow(void *old, size_t *cap, size_t need)
 {
@@ -251,6 +313,30 @@ static void *gdp_grow(void *old, size_t *cap, size_t need)
 	return bigger;
 }
 
+/*
+ * Room for @need more staged bytes: the staging doubled (GDP_STAGE_CHUNK
+ * to start with, up to GDP_STAGE_MAX, or exactly one long name), its
+ * entries kept.  Returns 0, or -ENOMEM with the staging as it was.
+ */
+static int gdp_stage_grow(struct gdp_stage *st, size_t need)
+{
+	size_t cap = max_t(size_t, st->used + need,
+			   clamp_t(size_t, 2 * st->cap, GDP_STAGE_CHUNK,
+				   GDP_STAGE_MAX));
+	char *buf = kvmalloc(cap, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+
+	if (!buf)
+		return -ENOMEM;
+	if (st->used)
+		memcpy(buf, st->buf, st->used);
+	if (st->last)
+		st->last = (void *)(buf + ((char *)st->last - st->buf));
+	kvfree(st->buf);
+	st->buf = buf;
+	st->cap = cap;
+	return 0;
+}
+
 static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 				       const char *name, int namelen,
 				       loff_t offset, u64 ino,
@@ -261,9 +347,9 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 	struct getdentsplus_entry *rec;
 	struct gdp_staged *e;
 	size_t need, reclen;
-	char *buf;
 
 	st->seen++;
+	st->brought += GDP_DIRENT_LEN(namelen);
 	/* Like getdents64: an entry's d_off is where the next one starts. */
 	if (st->last)
 		st->last->off = offset;
@@ -296,12 +382,13 @@ static gdp_filldir_ret gdp_stage_actor(struct dir_context *ctx,
 		return gdp_stage_stop(st, true);
 	need = GDP_STAGED_LEN(namelen);
 	if (need > st->cap - st->used) {
-		if (st->nr)
+		if (st->nr && st->used + need > GDP_STAGE_MAX)
 			return gdp_stage_stop(st, false);
-		buf = gdp_grow(st->buf, &st->cap, need);
-		if (!buf)
+		if (gdp_stage_grow(st, need)) {
+			if (st->nr)
+				return gdp_stage_stop(st, false);
 			goto nomem;
-		st->buf = buf;
+		}
 	}
 	rec = gdp_grow(st->rec, &st->rec_cap, reclen);
 	if (!rec)
@@ -646,7 +733,9 @@ static int gdp_check_args(size_t size, u32 mask, u32 *flags)
  * towards the bound on rounds without progress (a filesystem that offers
  * entries without moving on ends the batch, without an end mark).
  * Returns what iterate_dir() last returned; *@at_end says whether the
- * end of the directory was seen.
+ * end of the directory was seen.  A call whose buffer could not take
+ * another read as big as the last ends without the mark: the caller's
+ * next call asks the filesystem with its whole buffer.
  */
 static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 		      struct gdp_out *out, bool *at_end)
@@ -660,8 +749,10 @@ static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 		st->used = 0;
 		st->nr = 0;
 		st->seen = 0;
+		st->brought = 0;
 		st->last = NULL;
 		st->stopped = false;
+		st->hint = gdp_hint(st);
 		gdp_stage_hint(st);
 		ret = iterate_dir(file, &st->ctx);
 		if (st->last)
@@ -670,13 +761,24 @@ static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 			gdp_emit_round(req, st, out);
 			st->delivered = true;
 		}
-		gdp_unpin(st);
+		gdp_end_round(st);
 		if (ret < 0 || st->batch_full || out->interrupted)
 			break;
 		if (!st->stopped && !st->seen) {
 			*at_end = true;
 			break;
 		}
+		/*
+		 * Another read only where it asks as much as the filesystem
+		 * gave this one (all of the hint when the round refused an
+		 * entry): a smaller read would cost a listing more reads than
+		 * getdents64's.  A filesystem that gives little per read
+		 * (FUSE on kernels that ask it one page, a daemon answering
+		 * a few entries) is asked again, as getdents64 would ask it.
+		 */
+		if (gdp_hint(st) < min_t(size_t, GDP_STAGE_MAX,
+					 st->stopped ? st->hint : st->brought))
+			break;
 		if (!st->nr && !--idle)
 			break;
 		if (signal_pending(current))
@@ -707,8 +809,10 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	if (!access_ok(ubuf, size))
 		return -EFAULT;
 
-	/* As fstatat() derives them from AT_NO_AUTOMOUNT (no symlink is
-	 * followed here: see gdp_resolve()). */
+	/*
+	 * As fstatat() derives them from AT_NO_AUTOMOUNT (no symlink is
+	 * followed here: see gdp_resolve()).
+	 */
 	if (!(flags & AT_NO_AUTOMOUNT))
 		req.lookup_flags |= LOOKUP_AUTOMOUNT;
 	req.query_flags = flags & AT_STATX_SYNC_TYPE;
@@ -737,18 +841,17 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		goto err_fdput;
 	}
 	/*
-	 * Small, fixed sizes, whatever the caller's buffer: a call blocked
-	 * in the filesystem holds these two and nothing more.
+	 * A small, fixed size, whatever the caller's buffer: a call blocked
+	 * in the directory read holds this and nothing more (the staging
+	 * and the pinned pages exist between a read and its records).
 	 */
 	ret = -ENOMEM;
 	st.rec_cap = GDP_RECLEN(NAME_MAX);
 	st.rec = kmalloc(st.rec_cap, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!st.rec)
 		goto err_unlock;
-	st.cap = GDP_STAGE_CHUNK;
-	st.buf = kmalloc(st.cap, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-	if (!st.buf)
-		goto err_free_rec;
+	st.pages = st.pages_inline;
+	st.pages_cap = GDP_PIN_INLINE;
 	st.ubuf = ubuf;
 	st.out_left = size;
 	st.skip_dots = flags & GDP_SKIP_DOTS;
@@ -766,13 +869,12 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 		if (gdp_fill_self(&req, st.rec)) {
 			ret = -EFAULT;
 			if (copy_to_user(ubuf, st.rec, GDP_RECLEN(0)))
-				goto err_free_stage;
+				goto err_free_rec;
 			out.done = GDP_RECLEN(0);
 			st.out_used = out.done;
 			st.out_left -= out.done;
 		}
 	}
-
 
 	ret = gdp_rounds(&req, &st, &out, &at_end);
 	/*
@@ -801,13 +903,10 @@ long gdp_getdentsplus(int dirfd, void __user *ubuf, size_t size,
 	}
 
 	mutex_unlock(&file->f_pos_lock);
-	kfree(st.buf);
 	kfree(st.rec);
 	fdput(f);
 	return ret;
 
-err_free_stage:
-	kfree(st.buf);
 err_free_rec:
 	kfree(st.rec);
 err_unlock:

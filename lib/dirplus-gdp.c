@@ -48,8 +48,13 @@
 
 #include <linux/getdentsplus.h>
 
-/* Buffer size: records are ~300 bytes plus the name.  */
-#define GDP_BUFSIZE (256 * 1024)
+/* Buffer size: records are ~300 bytes plus the name.  The module asks
+   the filesystem for as much per directory read as getdents64 with
+   glibc's 32 KiB buffer only when the records of that read fit (about
+   400 KiB for short names): with less, a filesystem that sizes its reads
+   by the reader's buffer (FUSE on newer kernels) would be read in more
+   pieces than GNU ls reads it (tests/kmod/gdp-fuse-test readdirs).  */
+#define GDP_BUFSIZE (512 * 1024)
 
 /* The syscall number is usable only from the native 64-bit ABI.  */
 #if (defined __x86_64__ || defined __aarch64__) && defined __LP64__

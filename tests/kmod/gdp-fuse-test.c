@@ -28,6 +28,8 @@
  *                                  and nothing is lost (issue 23)
  *   gdp-fuse-test overlay MNT OVL  overlayfs (at OVL) over this FUSE:
  *                                  GDP_ATTR_CACHED asks the daemon nothing
+ *   gdp-fuse-test readdirs MNT N   N files: the module's listing makes no
+ *                                  more READDIRs than getdents64's
  *
  *   gdp-fuse-test chunked MNT
  *
@@ -112,7 +114,7 @@ static void make_nodes(size_t n)
 		abort();
 	v[0] = base_nodes[0];
 	for (size_t i = 0; i < n; i++) {
-		snprintf(names + 16 * i, 16, "f%03zu", i);
+		snprintf(names + 16 * i, 16, "f%03u", (unsigned int)(i % 1000000));
 		v[i + 1] = (struct node){ names + 16 * i, i + 2, S_IFREG | 0644, 100 + i };
 	}
 	nodes = v;
@@ -130,6 +132,7 @@ static int stall_seen;		/* a LOOKUP of "stall" was held */
 static int server_error;	/* errno of the server's last failure */
 static unsigned int readdir_chunk; /* entries per READDIR reply (0: all) */
 static unsigned int readdir_calls; /* READDIR requests answered */
+static unsigned long readdir_bytes_asked; /* their sizes, summed */
 static int estale_lookup;	/* answer the next LOOKUP of "alpha" ESTALE */
 static int estale_getattr;	/* answer the next GETATTR of "alpha" ESTALE */
 static int estale_sent;		/* ESTALE answers sent */
@@ -197,11 +200,12 @@ static int reply_entry(uint64_t unique, const struct node *n)
 /** Answer READDIR from position @off with at most @size bytes. */
 static int do_readdir(uint64_t unique, uint64_t off, uint32_t size)
 {
-	char buf[4096];
+	static char buf[1 << 20];	/* the kernel asks 1 MiB at most */
 	size_t used = 0;
 
 	/* Entries: ".", "..", then nodes[1..]: positions 0..NNODES. */
 	__atomic_fetch_add(&readdir_calls, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&readdir_bytes_asked, size, __ATOMIC_RELAXED);
 	for (uint64_t i = off; i < NNODES + 1; i++) {
 		if (readdir_chunk && i - off == readdir_chunk)
 			break;
@@ -1156,6 +1160,113 @@ unmount:
 	return failures ? 1 : 0;
 }
 
+/* ---- issue 23 point 6: no more READDIRs than getdents64 ------------- */
+
+/* The buffer lib/dirplus-gdp.c gives the module (GDP_BUFSIZE there). */
+#define LIB_BUFSIZE (512 * 1024)
+/* The buffer glibc's readdir gives getdents64 (GNU ls reads with it). */
+#define GLIBC_BUFSIZE 32768
+
+/**
+ * Read the whole directory at @mnt with getdents64 (@plus 0) or with the
+ * module as lib/dirplus-gdp.c calls it (@plus 1: GDP_MARK_END and
+ * GDP_SKIP_DOTS, until the marked record), @size bytes per call.
+ * Returns the entries read (dots not counted) or -1; *@calls and
+ * *@readdirs the calls made and the READDIRs the daemon answered, *@asked
+ * the bytes those READDIRs asked for.
+ */
+static long read_counting(const char *mnt, int plus, size_t size, unsigned int *calls,
+			  unsigned int *readdirs, unsigned long *asked)
+{
+	char *buf = malloc(size);
+	unsigned int r0 = __atomic_load_n(&readdir_calls, __ATOMIC_RELAXED);
+	unsigned long a0 = __atomic_load_n(&readdir_bytes_asked, __ATOMIC_RELAXED);
+	long entries = 0;
+	int fd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int end = 0;
+
+	*calls = 0;
+	if (!buf || fd < 0)
+		goto fail;
+	while (!end) {
+		long n;
+
+		if (plus) {
+			n = gdp_ioc(gdp_dev, fd, buf, size, STATX_BASIC_STATS,
+				    GDP_MARK_END | GDP_SKIP_DOTS);
+		} else {
+			n = syscall(SYS_getdents64, fd, buf, size);
+		}
+		++*calls;
+		if (n < 0)
+			goto fail;
+		if (n == 0)
+			break;
+		for (long o = 0; o < n;) {
+			if (plus) {
+				const struct getdentsplus_entry *e = (const void *)(buf + o);
+
+				entries++;
+				end |= e->flags & GDP_REC_END;
+				o += e->reclen;
+			} else {
+				const struct linux_dirent64 { uint64_t ino; int64_t off;
+					unsigned short reclen; unsigned char type; char name[];
+				} *d = (const void *)(buf + o);
+
+				entries += strcmp(d->name, ".") && strcmp(d->name, "..");
+				o += d->reclen;
+			}
+		}
+	}
+	*readdirs = __atomic_load_n(&readdir_calls, __ATOMIC_RELAXED) - r0;
+	*asked = __atomic_load_n(&readdir_bytes_asked, __ATOMIC_RELAXED) - a0;
+	close(fd);
+	free(buf);
+	return entries;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return -1;
+}
+
+/**
+ * A directory of @n files over FUSE, read once with getdents64 and
+ * glibc's buffer (what GNU ls does) and once with the module and the
+ * library's buffer.  Kernels from 6.16 on size a FUSE READDIR by the
+ * reader's hint (dir_context.count) instead of one page: the module must
+ * not ask in smaller pieces than getdents64 does, nor drop entries a
+ * READDIR brought (the next READDIR would fetch them again).  The
+ * module's listing must cost no more READDIRs, each a round trip to the
+ * daemon, than GNU's.
+ */
+static int cmd_readdirs(const char *mnt, int n)
+{
+	unsigned int c64, r64, cp, rp;
+	unsigned long a64, ap;
+	pthread_t srv;
+	long e64, ep;
+
+	make_nodes(n);
+	gdp_dev = open(GETDENTSPLUS_DEVICE, O_RDWR | O_CLOEXEC);
+	if (gdp_dev < 0 || mount_fs(mnt, "fuse-readdirs", &srv) < 0)
+		return tap(0, "fuse-readdirs: setup: %s", strerror(errno)), 1;
+	e64 = read_counting(mnt, 0, GLIBC_BUFSIZE, &c64, &r64, &a64);
+	ep = read_counting(mnt, 1, LIB_BUFSIZE, &cp, &rp, &ap);
+	printf("# fuse-readdirs: %d files: getdents64 (%d-byte buffer) %ld entries in %u calls, "
+	       "%u READDIRs asking %lu bytes; getdentsplus (%d-byte buffer) %ld entries in %u "
+	       "calls, %u READDIRs asking %lu bytes\n", n, GLIBC_BUFSIZE, e64, c64, r64, a64,
+	       LIB_BUFSIZE, ep, cp, rp, ap);
+	tap(e64 == n && ep == n && rp <= r64,
+	    "fuse-readdirs: %d files: the module's listing makes %u READDIRs, getdents64 with "
+	    "glibc's buffer %u (every entry read: %ld and %ld)", n, rp, r64, ep, e64);
+	if (umount2(mnt, 0) < 0 && umount2(mnt, MNT_DETACH) < 0)
+		tap(0, "fuse-readdirs: umount %s: %s", mnt, strerror(errno));
+	close(fuse_fd);
+	return failures ? 1 : 0;
+}
+
 /** Entry point: gdp-fuse-test fposlock|chunked MNT. */
 int main(int argc, char **argv)
 {
@@ -1172,6 +1283,9 @@ int main(int argc, char **argv)
 		return cmd_signal(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "overlay"))
 		return cmd_overlay(argv[2], argv[3]);
-	fprintf(stderr, "usage: gdp-fuse-test fposlock|chunked|estale|signal MNT, memhold MNT N, overlay MNT OVL\n");
+	if (argc == 4 && !strcmp(argv[1], "readdirs"))
+		return cmd_readdirs(argv[2], atoi(argv[3]));
+	fprintf(stderr, "usage: gdp-fuse-test fposlock|chunked|estale|signal MNT, memhold MNT N, "
+		"overlay MNT OVL, readdirs MNT N\n");
 	return 2;
 }

@@ -51,8 +51,11 @@
  * of an entry (EINTR, ENOMEM, EIO, ESTALE after its retry, ...) makes the
  * record GDP_REC_UNRESOLVED: the caller's own fstatat then reports it
  * through the system call's return, with its restart semantics.  Kernel
- * memory held by a call does not depend on the buffer size: two small
- * buffers (a page of names, one record), as for getdents64 plus a page.
+ * memory held by a call does not depend on the buffer size: blocked in
+ * the directory read it holds one record's scratch (and the filesystem
+ * what it holds for getdents64); between a read and its records, the
+ * names of that read (at most 32 KiB) and a pin on the caller's pages
+ * under their records (at most 512 KiB of its own buffer).
  * An audited task (an audit rule matching the caller) gets at most 256
  * entries per call: each lookup pins its name (one page) until the call
  * returns, at most 1 MiB.
@@ -191,8 +194,15 @@
  * it.  A call reads the directory while its buffer has room (a
  * filesystem that reads a directory a part at a time is asked again,
  * as the next getdents64 would ask it), with or without the flag: the
- * mark never costs a read that getdents64 would not make.  A batch
- * ended early (a full buffer, a signal, a fault) carries no mark.  A
+ * mark never costs a read that getdents64 would not make.  Each read
+ * asks the filesystem (dir_context.count, for those that size a read
+ * by it, like FUSE) for no more entries than the buffer can take, and
+ * at most what glibc's readdir asks getdents64 for (32 KiB); another
+ * read follows only when the buffer can take as much as the filesystem
+ * gave the last one.  So with a buffer of 512 KiB a listing makes no
+ * more directory reads than getdents64 with glibc's buffer (a smaller
+ * buffer makes smaller reads).  A batch ended early (a full buffer, a
+ * signal, a fault, no room for another read as big) carries no mark.  A
  * call returning 0 still means the end, also under GDP_SKIP_DOTS.
  */
 
