@@ -272,9 +272,9 @@ static int
 keyed_cmp (struct collkey *ka, struct fileinfo const *a,
            struct collkey *kb, struct fileinfo const *b, bool ext)
 {
-  char const *sa, *sb;
+  bool keys = order.keys && !order.use_strcmp && !order.strcoll_failed;
 
-  if (order.keys && !order.use_strcmp && !order.strcoll_failed)
+  if (keys)
     {
       if (!ka->made)
         collkey_make (ka, compared_string (a, ext));
@@ -283,17 +283,11 @@ keyed_cmp (struct collkey *ka, struct fileinfo const *a,
       int diff = collkey_cmp (ka, kb);
       if (diff)
         return diff;
-      sa = compared_string (a, ext);
-      sb = compared_string (b, ext);
-      if (strcmp (sa, sb) == 0)
-        return 0;
     }
-  else
-    {
-      sa = compared_string (a, ext);
-      sb = compared_string (b, ext);
-    }
-  return name_cmp (sa, sb);
+
+  char const *sa = compared_string (a, ext);
+  char const *sb = compared_string (b, ext);
+  return keys && strcmp (sa, sb) == 0 ? 0 : name_cmp (sa, sb);
 }
 
 /** Compare the names of entries A and B like name_cmp.  */
