@@ -91,33 +91,21 @@ langinfo_word (nl_item item)
 #endif
 
 /** The kind of keys that order names as strcoll does in the current
-    LC_COLLATE locale (probed once: ls sets its locale once).  */
+    LC_COLLATE locale.  */
 enum collkey_kind
 collkey_locale_kind (void)
 {
-  static int probed = -1;
-  if (probed >= 0)
-    return probed;
-
-  probed = COLLKEY_NONE;
 #ifdef USE_GLIBC_COLLATE_INFO
-  uint32_t nrules = langinfo_word (_NL_COLLATE_NRULES);
-  if (nrules == 0)
-    probed = COLLKEY_BYTES;
-  else
-    {
-      /* glibc's sort_forward is 1; backward is 2, position 4.  */
-      unsigned char const *rules
-        = (unsigned char const *) nl_langinfo (_NL_COLLATE_RULESETS);
-      if (rules && rules[0] == 1)
-        probed = COLLKEY_LEVEL1;
-    }
+  if (langinfo_word (_NL_COLLATE_NRULES) == 0)
+    return COLLKEY_BYTES;
+  /* glibc's sort_forward is 1; backward is 2, position 4.  */
+  unsigned char const *rules
+    = (unsigned char const *) nl_langinfo (_NL_COLLATE_RULESETS);
+  return rules && rules[0] == 1 ? COLLKEY_LEVEL1 : COLLKEY_NONE;
 #else
   /* In the C and POSIX locales strcoll is strcmp.  */
-  if (!hard_locale (LC_COLLATE))
-    probed = COLLKEY_BYTES;
+  return hard_locale (LC_COLLATE) ? COLLKEY_NONE : COLLKEY_BYTES;
 #endif
-  return probed;
 }
 
 /** Start the keys of a new sort, of kind K: forget the previous sort's

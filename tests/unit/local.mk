@@ -1,6 +1,12 @@
 ## SPDX-License-Identifier: GPL-3.0-or-later
-## tests/unit/local.mk: unit tests of our own library code (lib/dirplus).
+## tests/unit/local.mk: unit tests of our own library code (lib/dirplus)
+## and of src/ls-collkey.c.
 check_PROGRAMS += tests/unit/dirplus-test
 tests_unit_dirplus_test_SOURCES = tests/unit/dirplus.c
 tests_unit_dirplus_test_LDADD = lib/libdirplus.a lib/libgnu.a $(URING_LIBS)
 TESTS += tests/unit/dirplus-test
+check_PROGRAMS += tests/unit/collkey-test
+tests_unit_collkey_test_SOURCES = tests/unit/collkey.c src/ls-collkey.c
+tests_unit_collkey_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+tests_unit_collkey_test_LDADD = lib/libgnu.a $(LIB_HARD_LOCALE) $(LIBINTL)
+TESTS += tests/unit/collkey-test
