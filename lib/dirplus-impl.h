@@ -273,9 +273,14 @@ void dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg);
    before a thread is started or woken.  */
 void dirplus_budget_add (long n);
 bool dirplus_budget_take (long n);
-/* Whether overlapping per-entry calls was measured to pay (or
-   LSPLUS_REMOTE_THREADS fixed the width).  */
-bool dirplus_pool_pays (void);
+/* Take EACH calls for each of up to MAX things, as many as the budget
+   holds: their number.  */
+int dirplus_budget_take_up_to (long each, int max);
+/* The calls the budget holds.  */
+long dirplus_budget_left (void);
+/* Whether entries were found waiting for round trips (a job came to
+   the pool).  */
+bool dirplus_pool_slow (void);
 /* Set in a thread whose dirplus_pool_run handed calls to the pool (the
    read-ahead clears and reads it: see dirplus-ahead.c).  */
 extern _Thread_local bool dirplus_pool_used;

@@ -38,8 +38,8 @@
    short on FUSE trees, within the calls GNU spends elsewhere, statfs and
    a second statx per directory).  Within the budget
    the number of threads per job (the width) is decided by measurement:
-   the first jobs run in the caller alone, timed per entry; then the
-   width doubles (2, 4, ... LSPLUS_REMOTE_THREADS + 1) as long as each
+   the first entries run in the caller alone, timed; then the width
+   doubles (2, 4, ... LSPLUS_REMOTE_THREADS + 1) as long as each
    doubling made an entry at least a quarter faster, and goes back one
    step for good when it did not (a local FUSE daemon on two CPUs gains
    nothing from a second request in flight; NFS at 20 ms gains at every
@@ -77,13 +77,15 @@ enum
   COST_JOB = 4,			/* a job with workers: the wake, its end */
 };
 
-/* A job measures the width when it has at least this many entries per
-   thread; a doubling pays when it makes an entry this much faster (in
-   percent of the time at the previous width).  */
-enum { MEASURE_PER_THREAD = 2, PAYS_PERCENT = 75 };
+/* The width is measured over this many entries taken per thread; a
+   doubling pays when it makes an entry this much faster (in percent of
+   the time at the previous width).  */
+enum { MEASURE_PER_THREAD = 4, PAYS_PERCENT = 75 };
 
 /* The budget: calls saved against GNU 9.1 not yet spent (atomic).  */
 static long budget;
+/* A job came (atomic): see dirplus_pool_slow.  */
+static bool pool_slow;
 
 _Thread_local bool dirplus_pool_used;
 
@@ -123,6 +125,32 @@ void
 dirplus_budget_add (long n)
 {
   __atomic_add_fetch (&budget, n, __ATOMIC_RELAXED);
+}
+
+/** Take EACH calls from the budget for each of up to MAX things, as many
+    as it holds: their number.  */
+int
+dirplus_budget_take_up_to (long each, int max)
+{
+  long b = __atomic_load_n (&budget, __ATOMIC_RELAXED);
+  for (;;)
+    {
+      long k = each <= 0 ? max : b / each;
+      if (max < k)
+        k = max;
+      if (k <= 0)
+        return 0;
+      if (__atomic_compare_exchange_n (&budget, &b, b - k * each, false,
+                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        return k;
+    }
+}
+
+/** The calls the budget holds.  */
+long
+dirplus_budget_left (void)
+{
+  return __atomic_load_n (&budget, __ATOMIC_RELAXED);
 }
 
 /** Take N calls from the budget: true if it held them.  */
@@ -252,8 +280,8 @@ dirplus_start_threads (void *(*fn) (void *), int *count, int want)
   pthread_sigmask (SIG_SETMASK, &old, NULL);
 }
 
-/** Learn from a job of N entries that took NS nanoseconds on USED
-    threads (LOCK held): grow the width, or settle it (see above).  */
+/** Learn from N entries that took NS nanoseconds on USED threads (LOCK
+    held): grow the width, or settle it (see above).  */
 static void
 measure (size_t n, long long ns, int used)
 {
@@ -278,86 +306,128 @@ measure (size_t n, long long ns, int used)
     }
 }
 
-/** Whether the measurement says overlapping per-entry calls pays (the
-    width grew beyond the caller), or the width is fixed.  */
+/** Whether entries were found to wait for round trips: a job came to
+    the pool (dirplus-batch.c sends one after two slow stats in a row,
+    dirplus-stat.c the attributes the module left unknown).  */
 bool
-dirplus_pool_pays (void)
+dirplus_pool_slow (void)
 {
-  pthread_mutex_lock (&pool.lock);
-  pool_max ();
-  bool pays = 1 < pool.width;
-  pthread_mutex_unlock (&pool.lock);
-  return pays;
+  return __atomic_load_n (&pool_slow, __ATOMIC_RELAXED);
+}
+
+/** Give job J up to WANT more workers (LOCK held): existing threads
+    (busy ones join when their job is drained; sleeping ones are woken)
+    and new ones, as far as the budget pays (all of them when the width
+    is fixed); publish J the first time.  Adds the workers given to
+    *USED; returns how many sleepers to wake once LOCK is released.  */
+static int
+add_workers (struct job *j, size_t want, bool *published, int *used)
+{
+  if (want == 0)
+    return 0;
+  size_t have = pool.nthreads;
+  size_t from = want < have ? want : have;
+  size_t sleeping = (size_t) pool.waiting < from ? pool.waiting : from;
+  if (pool.forced)
+    dirplus_start_threads (worker_main, &pool.nthreads, want);
+  else
+    {
+      if (from && !dirplus_budget_take ((*published ? 0 : COST_JOB)
+                                        + COST_WAKE * sleeping))
+        from = sleeping = 0;
+      /* New threads, started together (one signal mask around them);
+         they find the job themselves, no wake-up.  */
+      size_t more = want - from;
+      if (more && (from || *published || dirplus_budget_take (COST_JOB)))
+        {
+          int k = dirplus_budget_take_up_to (COST_THREAD, more);
+          dirplus_start_threads (worker_main, &pool.nthreads, have + k);
+        }
+    }
+  size_t given = from + (pool.nthreads - have);
+  if (given == 0)
+    return 0;
+  if (!*published)
+    {
+      *published = true;
+      dirplus_pool_used = true;
+      pthread_cond_init (&j->idle, NULL);
+      j->link = pool.open;
+      pool.open = j;
+    }
+  pool.seq++;
+  *used += given;
+  return sleeping;
+}
+
+/** Wake N workers sleeping for a job.  */
+static void
+wake_workers (int n)
+{
+  if (n)
+    syscall (SYS_futex, &pool.seq, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
 
 /** Call FN (ARG, I) for every I in [0, N) on the pool's threads and the
-    caller's; return when every call has returned.  */
+    caller's; return when every call has returned.  While the width is
+    being measured, the caller times every MEASURE_PER_THREAD x (threads)
+    entries taken and gives the job more workers as soon as the width
+    grows: a big first directory does not wait for its end.  */
 void
 dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg)
 {
   if (n == 0)
     return;
   struct job j = { .fn = fn, .arg = arg, .n = n };
+  bool published = false;
+  int used = 1;
+  if (1 < n)
+    __atomic_store_n (&pool_slow, true, __ATOMIC_RELAXED);
   pthread_mutex_lock (&pool.lock);
   pool_max ();
-  /* Workers beyond the caller: what the width allows, one per entry at
-     most, those the budget can start and wake.  */
   size_t want = pool.width - 1;
   if (n - 1 < want)
     want = n - 1;
-  if (!pool.forced)
-    {
-      /* Workers busy on other jobs (directories read ahead) come to
-         this one when theirs is drained, without a wake-up: only the
-         sleeping ones are charged.  */
-      size_t have = pool.nthreads;
-      size_t wake = want < have ? want : have;
-      size_t sleeping = (size_t) pool.waiting < wake ? pool.waiting : wake;
-      if (wake && !dirplus_budget_take (COST_JOB + COST_WAKE * sleeping))
-        wake = 0;
-      size_t more = want - wake;
-      while (more && dirplus_budget_take (COST_THREAD + COST_WAKE
-                                          + (wake ? 0 : COST_JOB)))
-        {
-          have++, wake++, more--;
-          dirplus_start_threads (worker_main, &pool.nthreads, have);
-          if (pool.nthreads < (int) have)
-            break;
-        }
-      want = wake;
-    }
-  else
-    dirplus_start_threads (worker_main, &pool.nthreads, want);
-  if (want == 0)
-    {
-      /* The caller alone: no lock, no wake-up, timed.  */
-      int width = pool.width;
-      pthread_mutex_unlock (&pool.lock);
-      long long t0 = dirplus_usec_now ();
-      for (size_t i = 0; i < n; i++)
-        fn (arg, i);
-      long long ns = (dirplus_usec_now () - t0) * 1000;
-      if (width == 1)
-        {
-          pthread_mutex_lock (&pool.lock);
-          measure (n, ns, 1);
-          pthread_mutex_unlock (&pool.lock);
-        }
-      return;
-    }
-  dirplus_pool_used = true;
-  pthread_cond_init (&j.idle, NULL);
-  j.link = pool.open;
-  pool.open = &j;
-  pool.seq++;
-  int wake = pool.waiting < (int) want ? pool.waiting : (int) want;
+  int wake = add_workers (&j, want, &published, &used);
+  bool measuring = !pool.forced && !pool.settled;
   pthread_mutex_unlock (&pool.lock);
-  if (wake)
-    syscall (SYS_futex, &pool.seq, FUTEX_WAKE_PRIVATE, wake, NULL, NULL, 0);
+  wake_workers (wake);
 
-  long long t0 = dirplus_usec_now ();
-  drain (&j);
+  long long t0 = measuring ? dirplus_usec_now () : 0;
+  size_t mark = 0;
+  for (;;)
+    {
+      size_t i = __atomic_fetch_add (&j.next, 1, __ATOMIC_RELAXED);
+      if (n <= i)
+        break;
+      fn (arg, i);
+      if (!measuring)
+        continue;
+      size_t taken = __atomic_load_n (&j.next, __ATOMIC_RELAXED);
+      if (n < taken)
+        taken = n;
+      if (taken - mark < (size_t) MEASURE_PER_THREAD * used)
+        continue;
+      long long t = dirplus_usec_now ();
+      pthread_mutex_lock (&pool.lock);
+      measure (taken - mark, (t - t0) * 1000, used);
+      measuring = !pool.settled;
+      wake = 0;
+      if (used < pool.width && taken < n)
+        {
+          size_t more = pool.width - used;
+          if (n - taken < more)
+            more = n - taken;
+          wake = add_workers (&j, more, &published, &used);
+        }
+      pthread_mutex_unlock (&pool.lock);
+      wake_workers (wake);
+      t0 = t;
+      mark = taken;
+    }
 
+  if (!published)
+    return;
   pthread_mutex_lock (&pool.lock);
   struct job **p = &pool.open;
   while (*p != &j)
@@ -365,7 +435,6 @@ dirplus_pool_run (size_t n, dirplus_pool_fn fn, void *arg)
   *p = j.link;
   while (j.busy)
     pthread_cond_wait (&j.idle, &pool.lock);
-  measure (n, (dirplus_usec_now () - t0) * 1000, 1 + (int) want);
   pthread_mutex_unlock (&pool.lock);
   pthread_cond_destroy (&j.idle);
 }
