@@ -1332,7 +1332,7 @@ static int cmd_skipdots(const char *dir)
  * flags promise against WANT (getdents64's names, without the dots under
  * GDP_SKIP_DOTS) and ST (fstat of FD).  Returns the problems found. */
 static int selfend_list(enum via via, int fd, size_t size, unsigned flags,
-			struct list *want, const struct stat *st, const char *what, int must_end)
+			struct list *want, const struct stat *st, const char *what)
 {
 	char *buf = xmalloc(size);
 	struct list got = { 0 };
@@ -1392,8 +1392,7 @@ static int selfend_list(enum via via, int fd, size_t size, unsigned flags,
 	/* A directory with no record to give (empty but for skipped dots,
 	 * no directory record) ends with a call that returns 0. */
 	int records = got.n + selfs;
-	if ((flags & GDP_MARK_END) && records ?
-	    (ends > 1 || (ends && !end_last) || (must_end && !ends)) : ends != 0) {
+	if ((flags & GDP_MARK_END) && records ? (ends != 1 || !end_last) : ends != 0) {
 		diag("%s: %d end marks (on the last record of the last batch: %d)", what, ends, end_last);
 		bad++;
 	}
@@ -1453,18 +1452,12 @@ static int cmd_selfend(const char *dir)
 				continue;
 			for (size_t f = 0; f < sizeof fl / sizeof *fl; f++)
 				for (int k = 0; k < 2; k++) {
-					/*
-					 * k: buffers of two records (self + one
-					 * entry), where a call may end before it
-					 * reads the end (no room for another read
-					 * as big as the last); else one that takes
-					 * every directory here and another read.
-					 */
-					size_t sz = k ? 2 * GETDENTSPLUS_ENTRY_MIN + 16 : 1 << 20;
+					/* k: buffers of two records (self + one entry). */
+					size_t sz = k ? 2 * GETDENTSPLUS_ENTRY_MIN + 16 : 1 << 16;
 					snprintf(what, sizeof what, "%s via %s, flags %#x, size %zu", path,
 						 via_name[v], fl[f], sz);
 					bad += selfend_list(v, fd, sz, fl[f],
-							    (fl[f] & GDP_SKIP_DOTS) ? &nodots : &ref, &st, what, !k);
+							    (fl[f] & GDP_SKIP_DOTS) ? &nodots : &ref, &st, what);
 				}
 			/* Edges. */
 			long n;
@@ -1479,13 +1472,8 @@ static int cmd_selfend(const char *dir)
 			n = gdp_call(v, fd, buf, GETDENTSPLUS_ENTRY_MIN, REQ_MASK,
 				     GDP_WANT_SELF | GDP_MARK_END | GDP_SKIP_DOTS);
 			const struct getdentsplus_entry *r = (const void *)buf;
-			unsigned int rflags = n > 0 ? r->flags : 0;
-			/* No room for another read: the end is for the next call. */
-			if (sizes[s] == 0 && rflags == GDP_REC_SELF)
-				rflags |= gdp_call(v, fd, buf, GETDENTSPLUS_ENTRY_MIN, REQ_MASK,
-						   GDP_MARK_END | GDP_SKIP_DOTS) == 0 ? GDP_REC_END : 0;
 			if (sizes[s] == 0 ?
-			    (n != (long)GETDENTSPLUS_ENTRY_MIN || rflags != (GDP_REC_SELF | GDP_REC_END)) :
+			    (n != (long)GETDENTSPLUS_ENTRY_MIN || r->flags != (GDP_REC_SELF | GDP_REC_END)) :
 			    !(n < 0 && errno == EINVAL)) {
 				diag("%s via %s: empty but for dots, one record's buffer, GDP_SKIP_DOTS: %ld (%s), flags %#x",
 				     path, via_name[v], n, n < 0 ? strerror(errno) : "", n > 0 ? r->flags : 0);
