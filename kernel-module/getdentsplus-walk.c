@@ -14,11 +14,12 @@
  *     lookup or getattr while the filesystem holds the directory
  *     locked) and pins the user pages under each record's place in the
  *     caller's buffer (a fault there is what filldir64 risks too); then
- *     for each staged name: resolve it with the kernel's own path walk (vfs_path_lookup() from the directory, one
- *     component: RCU walk first, mount crossing, automounts, ESTALE
- *     retry, all as in fstatat), vfs_getattr(), attribute bits, the
- *     record built in zeroed memory and written through the pinned pages
- *     (nothing can fail there: no fault after the read);
+ *     for each staged name: resolve it with the kernel's own path walk
+ *     (vfs_path_lookup() from the directory, one component: RCU walk
+ *     first, mount crossing, automounts, ESTALE retry, all as in
+ *     fstatat), vfs_getattr(), attribute bits, the record built in
+ *     zeroed memory and written through the pinned pages (nothing can
+ *     fail there: no fault after the read);
  *  4. the position is where the filesystem left it after the last staged
  *     entry: every staged entry is delivered, so nothing is rewound.
  *
@@ -733,14 +734,15 @@ static int gdp_check_args(size_t size, u32 mask, u32 *flags)
  * towards the bound on rounds without progress (a filesystem that offers
  * entries without moving on ends the batch, without an end mark).
  * Returns what iterate_dir() last returned; *@at_end says whether the
- * end of the directory was seen.  A call whose buffer could not take
- * another read as big as the last ends without the mark: the caller's
- * next call asks the filesystem with its whole buffer.
+ * end of the directory was seen.  A call with a buffer for a full read
+ * that has no room left for another read as big as the last ends
+ * without the mark: the caller's next call asks with its whole buffer.
  */
 static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 		      struct gdp_out *out, bool *at_end)
 {
 	struct file *file = req->dir;
+	size_t full = 0;
 	int idle = 8;
 	int ret;
 
@@ -753,6 +755,8 @@ static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 		st->last = NULL;
 		st->stopped = false;
 		st->hint = gdp_hint(st);
+		if (!full)
+			full = st->hint >= GDP_STAGE_MAX ? GDP_STAGE_MAX : 1;
 		gdp_stage_hint(st);
 		ret = iterate_dir(file, &st->ctx);
 		if (st->last)
@@ -769,14 +773,18 @@ static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 			break;
 		}
 		/*
-		 * Another read only where it asks as much as the filesystem
-		 * gave this one (all of the hint when the round refused an
-		 * entry): a smaller read would cost a listing more reads than
-		 * getdents64's.  A filesystem that gives little per read
-		 * (FUSE on kernels that ask it one page, a daemon answering
-		 * a few entries) is asked again, as getdents64 would ask it.
+		 * A buffer that took a full read (GDP_STAGE_MAX): another
+		 * read only where it asks as much as the filesystem gave this
+		 * one (all of the hint when the round refused an entry), as a
+		 * smaller read would cost a listing more reads than
+		 * getdents64's with glibc's buffer.  A filesystem that gives
+		 * little per read (FUSE on kernels that ask it one page, a
+		 * daemon answering a few entries) is asked again, as
+		 * getdents64 would ask it.  A smaller buffer is read while it
+		 * has room, as getdents64 reads one of its size.
 		 */
-		if (gdp_hint(st) < min_t(size_t, GDP_STAGE_MAX,
+		if (full == GDP_STAGE_MAX &&
+		    gdp_hint(st) < min_t(size_t, GDP_STAGE_MAX,
 					 st->stopped ? st->hint : st->brought))
 			break;
 		if (!st->nr && !--idle)

@@ -197,12 +197,14 @@
  * mark never costs a read that getdents64 would not make.  Each read
  * asks the filesystem (dir_context.count, for those that size a read
  * by it, like FUSE) for no more entries than the buffer can take, and
- * at most what glibc's readdir asks getdents64 for (32 KiB); another
- * read follows only when the buffer can take as much as the filesystem
- * gave the last one.  So with a buffer of 512 KiB a listing makes no
- * more directory reads than getdents64 with glibc's buffer (a smaller
- * buffer makes smaller reads).  A batch ended early (a full buffer, a
- * signal, a fault, no room for another read as big) carries no mark.  A
+ * at most what glibc's readdir asks getdents64 for (32 KiB).  A buffer
+ * that takes such a full read (512 KiB does for any names) is read
+ * again only when it can take as much as the filesystem gave the last
+ * read: a listing then makes no more directory reads than getdents64
+ * with glibc's buffer.  A smaller buffer is read while it has room, as
+ * getdents64 reads one of its size.  A batch ended early (a full
+ * buffer, a signal, a fault, no room for another read as big) carries
+ * no mark.  A
  * call returning 0 still means the end, also under GDP_SKIP_DOTS.
  */
 
