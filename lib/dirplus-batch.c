@@ -7,10 +7,12 @@
    failed.
 
    On a remote filesystem the entries are stat'ed in the caller's thread
-   as long as the stats return within FAST_NS (answered from the
-   attributes the directory read brought, as on NFSv4); two slower ones
-   in a row (round trips: NFSv3's GETACL, FUSE requests; one alone may
-   be the thread losing its CPU) hand the rest to the pool.  Handing
+   as long as the stats return within FAST_NS on average (answered from
+   the attributes the directory read brought, as on NFSv4), timed in
+   growing windows (a clock reading per entry was two system calls per
+   entry in a TCG guest); two slower windows in a row (round trips:
+   NFSv3's GETACL, FUSE requests; one alone may be the thread losing its
+   CPU) hand the rest to the pool.  Handing
    cached answers to the pool only costs wake-ups.
 
    With two or more CPUs, a big batch is shared with one helper thread:
@@ -38,7 +40,6 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
@@ -54,6 +55,8 @@ enum { HELPER_COST = 14, SHARE_COST = 4 };
 /* A stat that returns within this did not wait for the network (a round
    trip takes 50 us even on a fast LAN).  */
 #define FAST_NS 50000
+/* The longest window of entries timed together (stat_while_fast).  */
+enum { STAT_WINDOW_MAX = 64 };
 
 /* The helper thread and the batch being shared.  The two threads meet
    through atomics, and sleep on futexes only when the other side keeps
@@ -263,23 +266,32 @@ learn_kind (struct dirplus_dir *d, size_t n)
   return i;
 }
 
-/** Stat the entries of D from START on, in this thread, until two in
-    a row took longer than FAST_NS; stop at N.  Returns the first entry
-    not done.  */
+/** Stat the entries of D from START on, in this thread, timed in
+    windows of 2, 4, ... STAT_WINDOW_MAX entries, until two windows in a
+    row took longer than FAST_NS per entry; stop at N.  Returns the first
+    entry not done.  Each window costs two clock readings, which are
+    system calls where the clock has no vDSO (a QEMU TCG guest): they
+    are paid from the threads' budget (dirplus-pool.c), and a window the
+    budget cannot pay for is stat'ed untimed (it earns the budget).  */
 static size_t
 stat_while_fast (struct dirplus_dir *d, size_t start, size_t n)
 {
-  size_t i = start;
+  size_t i = start, win = 2;
   int slow = 0;
   while (i < n)
     {
-      struct timespec t0, t1;
-      clock_gettime (CLOCK_MONOTONIC, &t0);
-      dirplus_stat_entry (d->fd, &d->ents[i++], d->mask, d->flags);
-      clock_gettime (CLOCK_MONOTONIC, &t1);
-      if (FAST_NS >= (t1.tv_sec - t0.tv_sec) * 1000000000LL
-                     + (t1.tv_nsec - t0.tv_nsec))
-        slow = 0;
+      size_t first = i, end = i + win < n ? i + win : n;
+      bool timed = dirplus_budget_take (2);
+      long long t0 = timed ? dirplus_usec_now () : 0;
+      for (; i < end; i++)
+        dirplus_stat_entry (d->fd, &d->ents[i], d->mask, d->flags);
+      long long ns = timed ? (dirplus_usec_now () - t0) * 1000 : 0;
+      if (ns <= FAST_NS * (long long) (end - first))
+        {
+          slow = 0;
+          if (win < STAT_WINDOW_MAX)
+            win *= 2;
+        }
       else if (++slow == 2)
         break;
     }
