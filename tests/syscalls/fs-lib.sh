@@ -106,6 +106,9 @@ fs_check ()
 FS_STATS="statx newfstatat fstatat64 lstat stat"
 FS_XATTRS="getxattr lgetxattr fgetxattr getxattrat listxattr llistxattr flistxattr listxattrat"
 
+# fs_cleanup: what a test stops after unmounting (its daemons).
+fs_cleanup () { :; }
+
 # fs_run: mount, check both trees with every backend, unmount.
 fs_run ()
 {
@@ -115,7 +118,7 @@ fs_run ()
   mnt=$tmp/mnt src=$tmp/src
   mkdir "$mnt" "$src" || exit 99
   trap 'umount "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null;
-        umount "$src" 2>/dev/null; rm -rf "$tmp"' EXIT
+        umount "$src" 2>/dev/null; fs_cleanup; rm -rf "$tmp"' EXIT
   export LC_ALL=C TZ=UTC
   unset LS_COLORS COLUMNS LSPLUS_BACKEND LSPLUS_REMOTE \
     LSPLUS_REMOTE_THREADS LSPLUS_AHEAD LSPLUS_THREADS LSPLUS_COLD_THREADS \

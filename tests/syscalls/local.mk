@@ -9,6 +9,6 @@ EXTRA_DIST += tests/syscalls/ls-remote.sh
 # Per filesystem (issue 21): ls -lR makes no more calls than GNU ls.
 FS_SYSCALL_TESTS = tests/syscalls/fs-ramfs.sh tests/syscalls/fs-tmpfs.sh \
   tests/syscalls/fs-bindfs.sh tests/syscalls/fs-fuse2fs.sh \
-  tests/syscalls/fs-squashfuse.sh
+  tests/syscalls/fs-squashfuse.sh tests/syscalls/fs-juicefs.sh
 TESTS += $(FS_SYSCALL_TESTS)
 EXTRA_DIST += $(FS_SYSCALL_TESTS) tests/syscalls/fs-lib.sh

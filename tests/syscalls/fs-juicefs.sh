@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests/syscalls/fs-juicefs.sh -- ls -lR on JuiceFS (FUSE, metadata in a
+# private redis-server on a loopback port, POSIX ACLs on) makes no more
+# system calls and no more daemon requests than GNU ls 9.1 (issue 21).
+# Unlike the local FUSE daemons of fs-fuse2fs.sh and friends, every
+# request waits for a server here, so the remote pool and the read-ahead
+# do start: their own calls must stay within what they save.  See
+# fs-lib.sh.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fs-lib.sh"
+FS_NAME=juicefs
+JUICEFS=${JUICEFS:-juicefs}
+fs_need_kernel fuse
+fs_need_root
+fs_need_prog "$JUICEFS" redis-server python3
+fs_mount ()
+{
+  port=$(python3 -c 'import socket; s = socket.socket()
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || return 1
+  mkdir "$tmp/redis" "$tmp/bucket" "$tmp/cache" || return 1
+  redis-server --port "$port" --bind 127.0.0.1 --dir "$tmp/redis" \
+    --save '' --appendonly no --daemonize yes \
+    --pidfile "$tmp/redis.pid" >/dev/null || return 1
+  meta=redis://127.0.0.1:$port/1
+  # redis-server answers a moment after it daemonizes.
+  for _i in 1 2 3 4 5 6 7 8 9 10; do
+    "$JUICEFS" format --storage file --bucket "$tmp/bucket/" --enable-acl \
+      --no-update "$meta" lsplus >"$tmp/format.log" 2>&1 && break
+    sleep 0.5
+  done || { cat "$tmp/format.log"; return 1; }
+  "$JUICEFS" mount -d --no-usage-report --log "$tmp/juicefs.log" \
+    --cache-dir "$tmp/cache" "$meta" "$mnt" >"$tmp/mount.log" 2>&1 ||
+    { cat "$tmp/mount.log"; return 1; }
+  fs_trees "$mnt"
+}
+fs_cleanup ()
+{
+  test -f "$tmp/redis.pid" && kill "$(cat "$tmp/redis.pid")" 2>/dev/null
+  return 0
+}
+fs_run
