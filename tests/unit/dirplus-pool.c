@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tests/unit/dirplus-pool.c -- unit tests of lib/dirplus-pool.c: the
+   threads' call budget and the remote pool's width (issue 21).
+
+   Each case runs in a child process (the pool, its threads and its
+   budget are per process):
+     - the budget's arithmetic (take, take up to, left);
+     - with an empty budget, a job of slow entries runs entirely in the
+       caller: no thread is started, whatever the entries cost;
+     - with a budget, slow entries (1 ms each, as a round trip) make the
+       width grow: entries run on other threads, and what was taken from
+       the budget covers at least eleven calls per thread started;
+     - LSPLUS_REMOTE_THREADS=4 fixes the width without a budget: at most
+       four workers, used;
+     - dirplus_pool_slow says whether a job of two or more entries came.
+   Exit 0 pass, 1 fail.  */
+
+#include <config.h>
+
+#include "dirplus-impl.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+enum { N = 64 };
+
+static int failures;
+static pid_t tids[N];
+static bool slow;
+
+/** Report a failed check (printf-style) and count it.  */
+static void
+fail (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  fputs ("FAIL: ", stdout);
+  vprintf (fmt, ap);
+  putchar ('\n');
+  va_end (ap);
+  failures++;
+}
+
+/** The pool's work: record the thread of entry I; wait 1 ms when SLOW.  */
+static void
+record (void *arg, size_t i)
+{
+  (void) arg;
+  tids[i] = gettid ();
+  if (slow)
+    {
+      struct timespec ts = { 0, 1000000 };
+      nanosleep (&ts, NULL);
+    }
+}
+
+/** The number of threads of this process.  */
+static int
+threads (void)
+{
+  DIR *d = opendir ("/proc/self/task");
+  int n = 0;
+  if (!d)
+    return -1;
+  for (struct dirent *e; (e = readdir (d)); )
+    n += e->d_name[0] != '.';
+  closedir (d);
+  return n;
+}
+
+/** The number of entries of the last job run on another thread than
+    the caller's.  */
+static int
+elsewhere (void)
+{
+  int n = 0;
+  for (int i = 0; i < N; i++)
+    n += tids[i] != gettid ();
+  return n;
+}
+
+/** The budget's arithmetic.  */
+static void
+case_budget (void)
+{
+  if (dirplus_budget_left () != 0)
+    fail ("budget: starts at %ld, not 0", dirplus_budget_left ());
+  if (dirplus_budget_take (5))
+    fail ("budget: took 5 from 0");
+  dirplus_budget_add (10);
+  if (!dirplus_budget_take (5))
+    fail ("budget: could not take 5 of 10");
+  int k = dirplus_budget_take_up_to (2, 10);
+  if (k != 2 || dirplus_budget_left () != 1)
+    fail ("budget: take_up_to (2, 10) of 5 gave %d, left %ld (want 2, 1)",
+          k, dirplus_budget_left ());
+  if (dirplus_budget_take (2) || dirplus_budget_take_up_to (2, 3) != 0)
+    fail ("budget: took 2 from 1");
+  dirplus_budget_add (-3);
+  if (dirplus_budget_take_up_to (1, 3) != 0 || dirplus_budget_take (1))
+    fail ("budget: took from a negative budget");
+}
+
+/** An empty budget: slow entries, no thread.  */
+static void
+case_empty (void)
+{
+  slow = true;
+  for (int job = 0; job < 4; job++)
+    dirplus_pool_run (N, record, NULL);
+  if (elsewhere ())
+    fail ("empty budget: %d of %d entries on other threads", elsewhere (), N);
+  if (threads () != 1)
+    fail ("empty budget: %d threads, not 1", threads ());
+}
+
+/** A budget: slow entries make the width grow, within what it pays.  */
+static void
+case_grow (void)
+{
+  enum { BUDGET = 5000 };
+  slow = true;
+  dirplus_budget_add (BUDGET);
+  int used = 0;
+  for (int job = 0; job < 6; job++)
+    {
+      dirplus_pool_run (N, record, NULL);
+      used += elsewhere ();
+    }
+  int t = threads ();
+  long spent = BUDGET - dirplus_budget_left ();
+  printf ("grow: %d threads, %d entries elsewhere, %ld calls spent\n",
+          t, used, spent);
+  if (used == 0 || t < 2)
+    fail ("budget of %d: slow entries never ran on another thread", BUDGET);
+  if (65 < t)
+    fail ("budget of %d: %d threads (at most 64 workers)", BUDGET, t);
+  if (spent < 11L * (t - 1))
+    fail ("budget: %ld calls taken for %d threads (at least 11 each)",
+          spent, t - 1);
+  if (spent > BUDGET)
+    fail ("budget: %ld calls spent of %d", spent, BUDGET);
+}
+
+/** LSPLUS_REMOTE_THREADS fixes the width, without a budget.  */
+static void
+case_forced (void)
+{
+  setenv ("LSPLUS_REMOTE_THREADS", "4", 1);
+  slow = true;
+  dirplus_pool_run (N, record, NULL);
+  int t = threads ();
+  if (elsewhere () == 0)
+    fail ("LSPLUS_REMOTE_THREADS=4: no entry on another thread");
+  if (t < 2 || 5 < t)
+    fail ("LSPLUS_REMOTE_THREADS=4: %d threads, not 2..5", t);
+  if (dirplus_budget_left () != 0)
+    fail ("LSPLUS_REMOTE_THREADS=4: the budget changed (%ld)",
+          dirplus_budget_left ());
+}
+
+/** dirplus_pool_slow: false until a job of two entries came.  */
+static void
+case_slow (void)
+{
+  slow = false;
+  if (dirplus_pool_slow ())
+    fail ("pool_slow: true before any job");
+  dirplus_pool_run (1, record, NULL);
+  if (dirplus_pool_slow ())
+    fail ("pool_slow: true after a job of one entry");
+  dirplus_pool_run (2, record, NULL);
+  if (!dirplus_pool_slow ())
+    fail ("pool_slow: false after a job of two entries");
+}
+
+/** Run CASE in a child; its failures count here.  */
+static void
+in_child (void (*fn) (void), const char *name)
+{
+  fflush (stdout);
+  pid_t pid = fork ();
+  if (pid < 0)
+    {
+      fail ("%s: fork", name);
+      return;
+    }
+  if (pid == 0)
+    {
+      unsetenv ("LSPLUS_REMOTE_THREADS");
+      fn ();
+      fflush (stdout);
+      _exit (failures ? 1 : 0);
+    }
+  int st;
+  if (waitpid (pid, &st, 0) != pid || !WIFEXITED (st) || WEXITSTATUS (st))
+    fail ("%s", name);
+  else
+    printf ("ok: %s\n", name);
+}
+
+int
+main (void)
+{
+  in_child (case_budget, "the budget's arithmetic");
+  in_child (case_empty, "an empty budget starts no thread");
+  in_child (case_grow, "a budget: the width grows on slow entries");
+  in_child (case_forced, "LSPLUS_REMOTE_THREADS=4: no budget");
+  in_child (case_slow, "dirplus_pool_slow");
+  return failures ? 1 : 0;
+}
