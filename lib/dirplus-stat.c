@@ -181,8 +181,9 @@ list_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
           e->attr_errno = attr_errno;
         }
       /* An empty label is no label (GNU, through libselinux): its size
-         tells, one more call for a labelled file only.  */
-      if ((e->attr & DIRPLUS_ATTR_LABEL)
+         tells, one more call for a labelled file only (the probe of a
+         misplaced one had it).  */
+      if ((e->attr & DIRPLUS_ATTR_LABEL) && !(odd & DIRPLUS_ATTR_LABEL)
           && (calls++, dirplus_getxattr_at (dirfd, e->name,
                                             "security.selinux", NULL, 0,
                                             follow) == 0))
