@@ -14,6 +14,8 @@ case and with or without an umlaut."""
 import os
 import statistics
 import subprocess
+import tempfile
+import time
 
 FORMATS = (("ls -1", ["-1"]), ("ls -l", ["-l"]))
 
@@ -60,7 +62,28 @@ def locale_available(loc):
     return not p.stderr
 
 
-def measure_flat(root, gnu, ours, locales, reps, run_once, log):
+def run_timed(argv, env, cwd):
+    """Run ARGV with output to /dev/null; return (wall seconds, CPU
+    seconds (user + system), peak RSS KiB, exit status).  GNU time(1)
+    measures the CPU time and RSS of the command alone (wait4's peak RSS
+    would count the Python process the child was forked from).  On a
+    busy machine the CPU time says more than the wall time."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
+        wrapped = ["/usr/bin/time", "-q", "-f", "%M %U %S", "-o", out.name]
+        t0 = time.perf_counter()
+        with open(os.devnull, "wb") as null:
+            status = subprocess.run(wrapped + argv, env=env, cwd=cwd,
+                                    stdout=null, stderr=subprocess.DEVNULL,
+                                    check=False).returncode
+        dt = time.perf_counter() - t0
+        try:
+            rss, user, sys_ = out.read().split()[-3:]
+            return dt, float(user) + float(sys_), int(rss), status
+        except ValueError:
+            return dt, 0.0, 0, status
+
+
+def measure_flat(root, gnu, ours, locales, reps, log):
     """Run GNU (argv0 path GNU) and ours (OURS, default backend) on ROOT
     for each locale and format, REPS alternating rounds after one
     unmeasured run each; return one result dict per locale and format."""
@@ -71,16 +94,18 @@ def measure_flat(root, gnu, ours, locales, reps, run_once, log):
     locales = [loc for loc in locales if locale_available(loc)]
     combos = [(fmt, args, loc) for loc in locales for fmt, args in FORMATS]
     times = {}
+    cpu = {}
     rss = {}
 
     def one(fmt, args, loc, who, argv0):
         env = dict(os.environ, LC_ALL=loc, TZ="UTC")
         env.pop("LS_COLORS", None)
         env.pop("LSPLUS_BACKEND", None)
-        dt, maxrss, status = run_once([argv0] + args + [name], env, parent)
+        dt, cpu_s, maxrss, status = run_timed([argv0] + args + [name], env,
+                                              parent)
         if status != 0:
             log(f"flat: {who} {fmt} in {loc} exited {status}")
-        return dt, maxrss
+        return dt, cpu_s, maxrss
 
     log(f"flat: {n:,} files, one unmeasured run per variant")
     for fmt, args, loc in combos:
@@ -90,9 +115,10 @@ def measure_flat(root, gnu, ours, locales, reps, run_once, log):
         log(f"flat: round {rep + 1}/{reps}")
         for fmt, args, loc in combos:
             for who, argv0 in (("gnu", gnu), ("ours", ours)):
-                dt, maxrss = one(fmt, args, loc, who, argv0)
+                dt, cpu_s, maxrss = one(fmt, args, loc, who, argv0)
                 key = (fmt, loc, who)
                 times.setdefault(key, []).append(dt)
+                cpu.setdefault(key, []).append(cpu_s)
                 rss[key] = max(rss.get(key, 0), maxrss)
 
     results = []
@@ -100,8 +126,12 @@ def measure_flat(root, gnu, ours, locales, reps, run_once, log):
         g = statistics.median(times[(fmt, loc, "gnu")])
         o = statistics.median(times[(fmt, loc, "ours")])
         gr, orss = rss[(fmt, loc, "gnu")], rss[(fmt, loc, "ours")]
+        gc = statistics.median(cpu[(fmt, loc, "gnu")])
+        oc = statistics.median(cpu[(fmt, loc, "ours")])
         results.append({"listing": fmt, "locale": loc, "files": n,
                         "gnu_s": g, "ours_s": o, "ratio": o / g,
+                        "gnu_cpu_s": gc, "ours_cpu_s": oc,
+                        "cpu_ratio": oc / gc if gc else 0,
                         "gnu_rss_kib": gr, "ours_rss_kib": orss,
                         "rss_ratio": orss / gr if gr else 0,
                         "gnu_runs": times[(fmt, loc, "gnu")],
@@ -112,17 +142,19 @@ def measure_flat(root, gnu, ours, locales, reps, run_once, log):
 def markdown_flat(results, reps):
     """The rows of measure_flat as a markdown table."""
     lines = ["| one directory | locale | GNU ls 9.1 | lsplus | vs GNU "
-             "| GNU peak RSS | lsplus peak RSS | RSS vs GNU |",
-             "|---|---|---:|---:|---:|---:|---:|---:|"]
+             "| CPU vs GNU | GNU peak RSS | lsplus peak RSS | RSS vs GNU |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in results:
         lines.append(f"| `{r['listing']}`, {r['files']:,} files | "
                      f"{r['locale']} | {r['gnu_s'] * 1000:.0f} ms | "
                      f"{r['ours_s'] * 1000:.0f} ms | {r['ratio']:.2f}x | "
+                     f"{r['cpu_ratio']:.2f}x | "
                      f"{r['gnu_rss_kib'] / 1024:.1f} MiB | "
                      f"{r['ours_rss_kib'] / 1024:.1f} MiB | "
                      f"{r['rss_ratio']:.2f}x |")
     lines.append("")
     lines.append(f"Medians of {reps} alternating runs each, output to "
                  "/dev/null, warm cache, our default backend; ratio = "
-                 "median / GNU's median in the same run.")
+                 "median / GNU's median in the same run (wall time; CPU: "
+                 "user + system time, which a busy machine disturbs less).")
     return "\n".join(lines) + "\n"
