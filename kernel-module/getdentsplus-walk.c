@@ -272,6 +272,7 @@ static void gdp_end_round(struct gdp_stage *st)
 	kvfree(st->buf);
 	st->buf = NULL;
 	st->cap = 0;
+	st->used = 0;
 }
 
 /* Copy @len bytes to the pinned user buffer at offset @off. */

@@ -82,8 +82,12 @@
 # include <linux/getdentsplus.h>
 # include <linux/version.h>
 
-/* Buffer size: records are ~300 bytes plus the name.  */
-# define SYS_BUFSIZE (256 * 1024)
+/* Buffer size: records are ~300 bytes plus the name.  512 KiB takes a
+   full 32 KiB directory read of short names, so the call asks a
+   filesystem that sizes its reads by the reader's buffer (FUSE) for as
+   much per read as glibc's readdir does (the module's buffer too:
+   dirplus-gdp.c).  */
+# define SYS_BUFSIZE (512 * 1024)
 
 /* The smallest record: its header, a one-byte name and its NUL,
    8-aligned.  */
