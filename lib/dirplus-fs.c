@@ -20,7 +20,9 @@
              attribute bits are probed exactly the way GNU 9.1 probes them
              (getxattr of the ACL names, lgetxattr of the label, and the same
              per-device "unsupported" latch): never more round trips than
-             GNU by construction.  Overlapped in the remote pool too.
+             GNU by construction.  Overlapped through io_uring's workers
+             under auto and uring (dirplus-uring.c), else in the remote
+             pool.
 
    LSPLUS_REMOTE=auto (default) | fuse | net | local forces every device to
    one kind (tests and benchmarks on a local disk).  A device missing from

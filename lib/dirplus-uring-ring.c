@@ -19,6 +19,9 @@
 /* Ring size = the most operations in flight; tuned by measurement
    (LSPLUS_URING_BATCH overrides it, for benchmarks).  */
 #define URING_BATCH_DEFAULT 256
+/* io-wq's blocking workers at once on a network filesystem (the remote
+   pool's default width).  */
+#define URING_NET_WORKERS 64
 
 static struct io_uring ring;
 static int probe_state;		/* 0 not yet, 1 usable, -1 not usable */
@@ -264,6 +267,20 @@ bool
 dirplus_uring_can_getxattr (void)
 {
   return have_getxattr && have_proc;
+}
+
+/** Let io-wq run up to URING_NET_WORKERS blocking operations at once
+    (once): its default for STATX and GETXATTR, bounded work, is 4 per
+    CPU, which kept only 4-5 NFS round trips in flight.  */
+void
+dirplus_uring_widen (void)
+{
+  static bool done;
+  if (done || ring_broken)
+    return;
+  done = true;
+  unsigned int counts[2] = { URING_NET_WORKERS, 0 }; /* 0: unbound as is */
+  io_uring_register_iowq_max_workers (&ring, counts);
 }
 
 /** Reap the completions already posted (only closes can be pending

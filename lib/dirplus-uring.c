@@ -12,6 +12,15 @@
    Results stay as cqe->res in the entry until they are turned into the
    entry's errno fields.
 
+   On a network filesystem (dirplus-fs.c) the ring makes GNU 9.1's
+   probes, in GNU's order where it matters for round trips (a
+   directory's default ACL only after its access ACL was found absent),
+   with io-wq allowed as many blocking workers as the remote pool has
+   threads: the round trips overlap behind one io_uring_enter per run.
+   dirplus.c sends the network directories of the sync backend here
+   under auto.  FUSE directories, and any read in a read-ahead thread
+   (the ring has one issuer), go to dirplus-batch.c.
+
    Layering (see the map in dirplus-impl.h): a backend, chosen by
    dirplus.c, which also calls its per-file stat; besides its ring
    (dirplus-uring-ring.c, through dirplus-uring.h) it calls only shared
@@ -53,14 +62,18 @@ static dev_t last_dev;
 /** The probes worth sending for entry E before its stat is known, from
     its d_type; the rest waits for the stat.  */
 static unsigned int
-predict_bits (const struct dirplus_entry *e, unsigned int want, bool follow)
+predict_bits (const struct dirplus_entry *e, unsigned int want, bool follow,
+              bool net)
 {
   switch (e->d_type)
     {
     case DT_REG:
       return want & ~DIRPLUS_ATTR_ACL_DEFAULT;
     case DT_DIR:
-      return want & ~DIRPLUS_ATTR_CAP;
+      /* On a network filesystem GNU's order: the default ACL only after
+         the access ACL was found absent (NFSv3 fetches both in one
+         GETACL and caches them: asked at once, they are two).  */
+      return want & ~DIRPLUS_ATTR_CAP & ~(net ? DIRPLUS_ATTR_ACL_DEFAULT : 0);
     case DT_LNK:
     case DT_UNKNOWN:
       return 0;
@@ -137,7 +150,10 @@ apply_probes (struct dirplus_entry *e, unsigned int bits,
             e->attr |= bit;
         }
       else if (dirplus_errno_unsupported (-res))
-        dirplus_dev_mark_unsupported (dirplus_entry_dev (e), bit);
+        /* GNU's latch is "no ACLs here", both of them.  */
+        dirplus_dev_mark_unsupported (dirplus_entry_dev (e),
+                                      bit == DIRPLUS_ATTR_ACL_ACCESS
+                                      ? DIRPLUS_ATTR_ACL : bit);
       else if (res != -ENODATA)
         {
           e->attr_unknown |= bit;
@@ -152,7 +168,7 @@ apply_probes (struct dirplus_entry *e, unsigned int bits,
     a second run only for probes the stat made necessary (DT_UNKNOWN, -L
     links).  Returns N, or -1 with errno if the ring failed.  */
 static ssize_t
-uring_fill (struct dirplus_dir *d, ssize_t n)
+uring_fill (struct dirplus_dir *d, ssize_t n, bool net)
 {
   bool follow = d->flags & DIRPLUS_FOLLOW;
   int atflags = AT_NO_AUTOMOUNT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
@@ -185,8 +201,8 @@ uring_fill (struct dirplus_dir *d, ssize_t n)
       io_uring_prep_statx (sqe, d->fd, e->name, atflags, mask, &e->stx);
       io_uring_sqe_set_data64 (sqe, UD (i, KIND_STATX));
       count++;
-      unsigned int bits = ring_probes ? predict_bits (e, predictable, follow)
-                                      : 0;
+      unsigned int bits = (ring_probes
+                           ? predict_bits (e, predictable, follow, net) : 0);
       if (bits && queue_probes (d, i, bits, -1, &path, &count, res) < 0)
         return -1;
       if (ring_probes && !follow && e->d_type == DT_LNK
@@ -204,6 +220,12 @@ uring_fill (struct dirplus_dir *d, ssize_t n)
         }
     }
   dirplus_counters.stat_calls += n;
+  /* GNU makes a statx per entry (and probes); the ring at most one
+     io_uring_enter per 8 operations (its smallest size), an entry taking
+     up to three, and two more runs: the rest goes to the threads'
+     budget (dirplus-pool.c), which reads directories ahead.  */
+  if (8 <= n)
+    dirplus_budget_add (n / 2 - 2);
   if (dirplus_uring_run (d, count, res) < 0)
     return -1;
   last_dev = dirplus_entry_dev (&d->ents[n - 1]);
@@ -218,6 +240,12 @@ uring_fill (struct dirplus_dir *d, ssize_t n)
       struct dirplus_entry *e = &d->ents[i];
       res[i].bits = dirplus_attrs_needed (e, d->flags);
       unsigned int missing = apply_probes (e, res[i].bits, &res[i]);
+      /* GNU asks for no default ACL where the access ACL is there, nor
+         for what its latch says is unsupported.  */
+      if (e->attr & DIRPLUS_ATTR_ACL_ACCESS)
+        missing &= ~DIRPLUS_ATTR_ACL_DEFAULT;
+      if (missing)
+        missing &= ~dirplus_dev_unsupported (dirplus_entry_dev (e));
       int linkfd = res[i].linkfd;
       bool link = S_ISLNK (e->stx.stx_mode) && !follow;
       bool use_fd = link && linkfd >= 0 && missing && ring_probes;
@@ -252,11 +280,6 @@ uring_fill (struct dirplus_dir *d, ssize_t n)
 static ssize_t
 uring_read (struct dirplus_dir *d)
 {
-  /* On a remote filesystem the ring's io-wq workers keep only a few
-     round trips in flight (4-5 measured on NFS, at most 4 per CPU), and
-     its xattr probes are path walks that GNU does not make: the remote
-     pool (dirplus-batch.c, as the sync backend) overlaps more with
-     exactly GNU's calls.  */
   if (d->fs_kind < 0 && !(d->flags & DIRPLUS_NO_STAT))
     {
       /* Not told by ls (-R's cycle check): one fstat of the directory,
@@ -265,8 +288,23 @@ uring_read (struct dirplus_dir *d)
       d->fs_kind = (fstat (d->fd, &st) == 0 ? (int) dirplus_fs_kind (st.st_dev)
                     : DIRPLUS_FS_LOCAL);
     }
-  if (dirplus_uring_broken () || DIRPLUS_FS_LOCAL < d->fs_kind)
+  /* A network filesystem, in the ring's own thread (not a read-ahead
+     one): GNU's probes through the ring, whose io-wq workers overlap
+     the round trips behind one io_uring_enter per run (the remote pool
+     would need threads, and their calls, which the probes GNU makes
+     too save nothing to pay for: dirplus-pool.c).  io-wq is widened
+     first: by default it kept only 4-5 NFS round trips in flight (at
+     most 4 per CPU).  The probes' paths (/proc/self/fd/DIRFD/NAME) walk
+     one component on the filesystem, as the statx does; GNU walks the
+     whole path for each of its probes.  A FUSE directory stays with
+     the pool: its one listxattr has no io_uring opcode.  */
+  bool net = (d->fs_kind == DIRPLUS_FS_NET && !d->no_share
+              && !(d->flags & DIRPLUS_NO_STAT)
+              && dirplus_uring_can_getxattr ());
+  if (dirplus_uring_broken () || (DIRPLUS_FS_LOCAL < d->fs_kind && !net))
     return dirplus_stat_batch (d, dirplus_getdents_batch (d));
+  if (net)
+    dirplus_uring_widen ();
   ssize_t n = dirplus_getdents_batch (d);
   if (n <= 0 || (d->flags & DIRPLUS_NO_STAT))
     {
@@ -274,7 +312,7 @@ uring_read (struct dirplus_dir *d)
         dirplus_attrs_needed (&d->ents[i], d->flags);
       return n;
     }
-  return uring_fill (d, n);
+  return uring_fill (d, n, net);
 }
 
 /** Stat entry E (its name set) relative to DIRFD through the ring, like
@@ -294,7 +332,7 @@ dirplus_uring_stat (int dirfd, struct dirplus_entry *e, unsigned int mask,
       return -1;
     }
   e->d_type = DT_UNKNOWN;
-  ssize_t r = uring_fill (&d, 1);
+  ssize_t r = uring_fill (&d, 1, false);
   int err = errno;
   free (d.scratch);
   errno = err;

@@ -54,4 +54,8 @@ bool dirplus_uring_broken (void);
    (IORING_OP_GETXATTR and /proc/self/fd for the paths).  */
 bool dirplus_uring_can_getxattr (void);
 
+/* dirplus-uring-ring.c: let io-wq run as many blocking operations at
+   once as the remote pool would (once; for network filesystems).  */
+void dirplus_uring_widen (void);
+
 #endif /* DIRPLUS_URING_H */

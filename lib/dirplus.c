@@ -22,6 +22,7 @@
    SETUP_ERRNO says why).  */
 static bool setup_done;
 static int setup_backend = -1;
+static bool setup_auto;		/* auto chose it (not LSPLUS_BACKEND) */
 static int setup_errno;
 
 static const char *const backend_names[] =
@@ -126,6 +127,7 @@ dirplus_setup (enum dirplus_backend want)
 
   if (want == DIRPLUS_AUTO)
     {
+      setup_auto = true;
       /* The kernel's own call, then the module's (its syscall, else its
          ioctl: dirplus-gdp.c), then user space.  */
       if (backend_probe (DIRPLUS_INTREE) == 0)
@@ -335,11 +337,21 @@ dirplus_fstat (struct dirplus_dir *d, struct stat *st)
   return fstat (d->fd, st);
 }
 
-/** Tell the library the device of D (see dirplus.h).  */
+/** Tell the library the device of D (see dirplus.h).  Under auto, a
+    directory of a network filesystem is read through the uring backend
+    when io_uring works: its io-wq workers overlap GNU's per-file probes
+    (NFSv3's GETACL round trips) behind one io_uring_enter per run,
+    where the remote pool's threads would cost calls that nothing saved
+    pays for there (dirplus-pool.c).  */
 void
 dirplus_set_dev (struct dirplus_dir *d, dev_t dev)
 {
   d->fs_kind = dirplus_fs_kind (dev);
+#if USE_URING
+  if (d->fs_kind == DIRPLUS_FS_NET && setup_auto
+      && d->ops == &dirplus_sync_ops && dirplus_uring_probe () == 0)
+    d->ops = &dirplus_uring_ops;
+#endif
 }
 
 /** The file descriptor of D.  */

@@ -456,7 +456,8 @@ Environment variables of lsplus alone:\n\
   LSPLUS_BACKEND=WORD        how directories are read: auto (the default:\n\
                              intree if the kernel has it, else\n\
                              getdentsplus if its kernel module is loaded,\n\
-                             else sync), intree (the kernel's own\n\
+                             else sync, and uring for the directories of\n\
+                             network filesystems), intree (the kernel's own\n\
                              getdentsplus system call), getdentsplus (the\n\
                              module: no system call per file), uring\n\
                              (io_uring batches), sync (getdents64 +\n\

@@ -5,8 +5,9 @@
 # system calls and no more daemon requests than GNU ls 9.1 (issue 21).
 # Unlike the local FUSE daemons of fs-fuse2fs.sh and friends, every
 # request waits for a server here, so the remote pool and the read-ahead
-# do start: their own calls must stay within what they save.  See
-# fs-lib.sh.
+# do start: their own calls must stay within what they save.  Then
+# again taken as a network filesystem (LSPLUS_REMOTE=net: GNU's probes,
+# through io_uring under auto).  See fs-lib.sh.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fs-lib.sh"
 FS_NAME=juicefs
@@ -14,6 +15,7 @@ JUICEFS=${JUICEFS:-juicefs}
 fs_need_kernel fuse
 fs_need_root
 fs_need_prog "$JUICEFS" redis-server python3
+FS_ALSO_NET=1
 fs_mount ()
 {
   port=$(python3 -c 'import socket; s = socket.socket()
@@ -33,6 +35,31 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || return 1
     --cache-dir "$tmp/cache" "$meta" "$mnt" >"$tmp/mount.log" 2>&1 ||
     { cat "$tmp/mount.log"; return 1; }
   fs_trees "$mnt"
+}
+# requests CMD...: the FUSE requests CMD makes (the daemon's counters in
+# the .stats file at the mount root, which is no request itself), from
+# a cold kernel cache.
+requests ()
+{
+  sync
+  echo 3 >/proc/sys/vm/drop_caches
+  grep '^juicefs_fuse_ops_total_' "$mnt/.stats" | sort >"$tmp/req0"
+  "$@" >/dev/null 2>&1
+  grep '^juicefs_fuse_ops_total_' "$mnt/.stats" | sort >"$tmp/req1"
+  join "$tmp/req0" "$tmp/req1" | awk '{ s += $3 - $2 } END { print s + 0 }'
+}
+# Round trips: ls -lR of the medium tree, GNU against every backend
+# with the filesystem taken as a network one (the ring's probes are no
+# system calls of ours: the daemon counts them).
+fs_after ()
+{
+  _g=$(requests "$GNU_LS" -lR "$mnt/medium")
+  for _b in $FS_BACKENDS; do
+    _r=$(LSPLUS_BACKEND=$_b LSPLUS_REMOTE=net requests "$LS" -lR "$mnt/medium")
+    echo "juicefs medium, LSPLUS_REMOTE=net $_b: $_r FUSE requests, GNU $_g"
+    test "$_r" -le "$_g" ||
+      fail "juicefs medium LSPLUS_REMOTE=net $_b: $_r FUSE requests, GNU $_g"
+  done
 }
 fs_cleanup ()
 {

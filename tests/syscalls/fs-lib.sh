@@ -5,7 +5,9 @@
 # (20 directories of 50, 1,021), with every backend that works here,
 # makes no more system calls than GNU ls 9.1 (every line of a full
 # `strace -f`, threads included), no more stat and xattr calls (each a
-# request to a FUSE daemon), and the same output and status.
+# request to a FUSE daemon), and the same output and status.  "auto" is
+# run too where it differs from the backends named (the sync backend
+# with io_uring for network filesystems).
 #
 # A test sets FS_NAME, defines fs_mount (mount the filesystem on $mnt,
 # with the trees in $src when it serves an image or another directory,
@@ -108,6 +110,8 @@ FS_XATTRS="getxattr lgetxattr fgetxattr getxattrat listxattr llistxattr flistxat
 
 # fs_cleanup: what a test stops after unmounting (its daemons).
 fs_cleanup () { :; }
+# fs_after: more checks of a test, on the mounted trees.
+fs_after () { :; }
 
 # fs_run: mount, check both trees with every backend, unmount.
 fs_run ()
@@ -124,7 +128,7 @@ fs_run ()
     LSPLUS_REMOTE_THREADS LSPLUS_AHEAD LSPLUS_THREADS LSPLUS_COLD_THREADS \
     LSPLUS_COLD_USEC
   FS_BACKENDS=
-  for _b in getdentsplus uring sync; do
+  for _b in getdentsplus uring sync auto; do
     if LSPLUS_BACKEND=$_b "$LS" -d / >/dev/null 2>&1; then
       FS_BACKENDS="$FS_BACKENDS $_b"
     else
@@ -134,5 +138,14 @@ fs_run ()
   fs_mount || { fail "cannot mount $FS_NAME"; exit 1; }
   fs_check small
   fs_check medium
+  # FS_ALSO_NET=1: again with the filesystem taken as a network one
+  # (GNU's probes; under auto through io_uring, issue 21).
+  if test -n "${FS_ALSO_NET-}"; then
+    export LSPLUS_REMOTE=net
+    FS_NAME="$FS_NAME (LSPLUS_REMOTE=net)"
+    fs_check small
+    fs_check medium
+  fi
+  fs_after
   exit $status
 }
