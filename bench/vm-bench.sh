@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench/vm-bench.sh: the in-VM half of bench/run-vm (busybox sh, run by
-# tests/kmod/init in its "demo" slot, with getdentsplus.ko loaded).
+# tests/kmod/qemu/init in its "demo" slot, with getdentsplus.ko loaded).
 #
 # Builds DIRS x FILES files on the VM's ext4 disk (every 97th file with an
 # ACL, every 89th with a security label, like bench/run), then times

@@ -1,7 +1,7 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench/vm-nfs-bench.sh: the in-VM half of bench/run-nfs (busybox sh, run by
-# tests/kmod/init in its "demo" slot with lsplus.nfs=1: the NFS server is
+# tests/kmod/qemu/init in its "demo" slot with lsplus.nfs=1: the NFS server is
 # up, /mnt/ext4 is mounted NFSv3 on /mnt/nfs3 and NFSv4.2 on /mnt/nfs4,
 # getdentsplus.ko is loaded).
 #
@@ -11,7 +11,7 @@
 # DELAY), REPS rounds of: for each NFS version, for each variant in turn
 # (alternating), umount + drop_caches + mount (cold), `ls -lR` of the tree
 # to /dev/null, timed with vm-timer, the mount's counters read before and
-# after from /proc/self/mountstats (tests/kmod/vm-nfs-lib.sh).  Prints
+# after from /proc/self/mountstats (tests/kmod/vm/vm-nfs-lib.sh).  Prints
 # machine-readable lines for the host:
 #   BENCH-ENTRIES N
 #   BENCH-NFS DELAY_MS VERSION VARIANT SECONDS STATUS SENDS REQ_U EXEC_MS OPS CPU

@@ -1,6 +1,6 @@
 ## SPDX-License-Identifier: GPL-2.0
 ## kernel-module/local.mk: the module is built by kbuild (see
-## kernel-module/Makefile and tests/kmod); automake only ships it.
+## kernel-module/Makefile and tests/kmod/qemu/build-module); automake only ships it.
 ## The uapi header is installed too (programs using the module need it).
 linuxincludedir = $(includedir)/linux
 linuxinclude_HEADERS = kernel-module/include/uapi/linux/getdentsplus.h

@@ -53,7 +53,7 @@
    (a struct with its size first and an attribute mask, not GDP_WANT_*
    flags).  The unit test (tests/unit/dirplus.c) runs both backends on
    the same emulated records, and the rig's realcall section runs
-   tests/kmod/gdp-eq, the two kernels' records of the same directories
+   tests/kmod/vm/gdp-eq, the two kernels' records of the same directories
    compared field by field.  */
 
 /* Layering (see the map in dirplus-impl.h): a backend, chosen by

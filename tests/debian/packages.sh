@@ -39,8 +39,8 @@ if [ -n "$need" ]; then
 		skip "cannot install$need"
 fi
 
-# The kernel the VM rig boots, resolved like tests/kmod does.
-vm_srcdir=$top/tests/kmod
+# The kernel the VM rig boots, resolved like tests/kmod/qemu does.
+vm_srcdir=$top/tests/kmod/qemu
 . "$vm_srcdir/vm-lib.sh"
 kver=$(vm_kver) || skip "cannot resolve the rig's kernel version (apt lists)"
 if [ ! -f "/usr/src/linux-headers-$kver/Makefile" ]; then

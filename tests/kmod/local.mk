@@ -7,14 +7,14 @@
 ## runs the whole GNU differential suite (tests/gnu/difftest.py, with
 ## python3 in the initramfs) with LSPLUS_BACKEND=getdentsplus, the backend
 ## tests/gnu/diff-getdentsplus.test cannot test on the host
-## (tests/kmod/vm-gnudiff.sh; ~4 more minutes under TCG).
-## The issue 12 checks (vm-compat-tests.sh): an i386 build of src/ls
-## (build-ls32: gcc -m32, static, cached in tests/kmod/work-ls32) with the
+## (tests/kmod/vm/vm-gnudiff.sh; ~4 more minutes under TCG).
+## The issue 12 checks (vm/vm-compat-tests.sh): an i386 build of src/ls
+## (qemu/build-ls32: gcc -m32, static, cached in tests/kmod/work-ls32) with the
 ## getdentsplus backend, a FUSE server of our own that stalls a LOOKUP
 ## (gdp-fuse-test: the position lock), and src/ls with kprobes disabled.
-## The issue 13 section (vm-realcall-tests.sh, lsplus.tests=realcall): on a
+## The issue 13 section (vm/vm-realcall-tests.sh, lsplus.tests=realcall): on a
 ## kernel with upstream/'s series, src/ls built against its headers
-## (build-lsrc, cached in tests/kmod/work-lsrc) over the in-tree call, the
+## (qemu/build-lsrc, cached in tests/kmod/work-lsrc) over the in-tree call, the
 ## fallback order, calls per entry, and gdp-eq (the in-tree call's records
 ## against the module's); it skips on kernels without the series.
 ## tests/kmod/dkms.test installs the module with DKMS into private trees.
@@ -32,8 +32,8 @@
 ## or a chroot of the suite, cached).  Skipped with LSPLUS_CHECK_SCOPE=short.
 ## Two in-VM sections run only when named (lsplus.tests=fuzz,fault in
 ## LSPLUS_VM_APPEND; the debug kernel target runs them): fuzz, the
-## module's own randomized fuzzer (gdp-fuzz.c) against churn, mounts,
-## signals and an rmmod/insmod loop, and fault (vm-fault-tests.sh): the
+## module's own randomized fuzzer (vm/gdp-fuzz.c) against churn, mounts,
+## signals and an rmmod/insmod loop, and fault (vm/vm-fault-tests.sh): the
 ## debug kernel's fault injection, kmemleak and a clean rmmod.
 ## run-vm.test prints TAP into its .log and exits 0/1 (77 only when not root, not
 ## x86-64 or not Debian; 99 when tools/install-deps was not run).  Downloads
@@ -45,8 +45,8 @@
 ## LSPLUS_VM_TAP=1 in its environment (a skip is then "1..0 # SKIP").
 
 ## tests/kmod/vm-debug.test (issue 12) runs the same module checks under
-## the rig's own debug kernel (tests/kmod/build-kernel, from Debian's
-## linux-source, debug-kernel.config: KASAN, lockdep, kmemleak, UBSAN,
+## the rig's own debug kernel (tests/kmod/qemu/build-kernel, from Debian's
+## linux-source, qemu/debug-kernel.config: KASAN, lockdep, kmemleak, UBSAN,
 ## fault injection, gcov; with upstream/'s series applied, so it also
 ## runs that series' kselftest) and reports the module's line coverage;
 ## it is the first of TESTS (Makefile.am) so that its kernel build starts
@@ -56,61 +56,69 @@ TESTS += tests/kmod/run-vm.test tests/kmod/dkms.test tests/kmod/nfs-vm.test
 TESTS += tests/kmod/vm-trixie.test tests/kmod/vm-sid.test tests/kmod/vm-arm64.test
 TESTS += tests/kmod/vm-rmmod.test
 
+## The host-side tests and what they share.
 EXTRA_DIST += \
-	tests/kmod/run-vm.test \
+	tests/kmod/FINDINGS.md \
 	tests/kmod/dkms.test \
-	tests/kmod/vm-lib.sh \
-	tests/kmod/vm-apt.sh \
+	tests/kmod/nfs-vm.test \
+	tests/kmod/run-vm.test \
+	tests/kmod/vm-arm64.test \
+	tests/kmod/vm-debug.test \
+	tests/kmod/vm-rmmod.test \
+	tests/kmod/vm-sid.test \
 	tests/kmod/vm-target.sh \
 	tests/kmod/vm-trixie.test \
-	tests/kmod/vm-sid.test \
-	tests/kmod/vm-arm64.test \
-	tests/kmod/vm-rmmod.test \
-	tests/kmod/vm-debug.test \
-	tests/kmod/build-kernel \
-	tests/kmod/debug-kernel.config \
-	tests/kmod/vm-gcov.sh \
-	tests/kmod/arm64-initrd.sh \
-	tests/kmod/fetch-kernel \
-	tests/kmod/fetch-headers \
-	tests/kmod/build-module \
-	tests/kmod/mkdisk \
-	tests/kmod/mkinitrd \
-	tests/kmod/boot \
-	tests/kmod/init \
-	tests/kmod/vm-tests.sh \
-	tests/kmod/vm-demo.sh \
-	tests/kmod/gdp-test.c \
-	tests/kmod/gdp-review-test.c \
-	tests/kmod/gdp-v4-test.c \
-	tests/kmod/gdp-cg.h \
-	tests/kmod/gdp-vmtest.h \
-	tests/kmod/gdp-compat-arm.c \
-	tests/kmod/gdp-fuse-test.c \
-	tests/kmod/build-ls32 \
-	tests/kmod/build-abi3 \
-	tests/kmod/build-srcdir.sh \
-	tests/kmod/vm-compat-tests.sh \
-	tests/kmod/build-lsrc \
-	tests/kmod/vm-realcall-tests.sh \
-	tests/kmod/gdp-eq.c \
-	tests/kmod/gdp-eq.h \
-	tests/kmod/gdp-eq-mod.c \
-	tests/kmod/gdp-eq-sys.c \
-	tests/kmod/gdp-fuzz.c \
-	tests/kmod/vm-fault-tests.sh tests/kmod/vm-kselftest.sh \
-	tests/kmod/vm-review-tests.sh \
-	tests/kmod/vm-gnudiff.sh \
-	tests/kmod/nfs-vm.test \
-	tests/kmod/nfs-initrd.sh \
-	tests/kmod/vm-nfs-lib.sh \
-	tests/kmod/vm-nfs-setup.sh \
-	tests/kmod/vm-nfs-tests.sh \
-	tests/kmod/FINDINGS.md \
-	tests/kmod/qemu-kprobe/Kbuild \
-	tests/kmod/qemu-kprobe/kpstress.c \
-	tests/kmod/qemu-kprobe/nicall.c \
 	tools/vm-demo
+
+## The rig (tests/kmod/qemu/README.md): fetch, build, boot.
+EXTRA_DIST += \
+	tests/kmod/qemu/arm64-initrd.sh \
+	tests/kmod/qemu/boot \
+	tests/kmod/qemu/build-abi3 \
+	tests/kmod/qemu/build-kernel \
+	tests/kmod/qemu/build-ls32 \
+	tests/kmod/qemu/build-lsrc \
+	tests/kmod/qemu/build-module \
+	tests/kmod/qemu/build-srcdir.sh \
+	tests/kmod/qemu/debug-kernel.config \
+	tests/kmod/qemu/fetch-headers \
+	tests/kmod/qemu/fetch-kernel \
+	tests/kmod/qemu/init \
+	tests/kmod/qemu/mkdisk \
+	tests/kmod/qemu/mkinitrd \
+	tests/kmod/qemu/nfs-initrd.sh \
+	tests/kmod/qemu/qemu-kprobe/Kbuild \
+	tests/kmod/qemu/qemu-kprobe/kpstress.c \
+	tests/kmod/qemu/qemu-kprobe/nicall.c \
+	tests/kmod/qemu/vm-apt.sh \
+	tests/kmod/qemu/vm-gcov.sh \
+	tests/kmod/qemu/vm-lib.sh
+
+## What runs inside the VM: the C programs and the shell sections.
+EXTRA_DIST += \
+	tests/kmod/vm/gdp-cg.h \
+	tests/kmod/vm/gdp-compat-arm.c \
+	tests/kmod/vm/gdp-eq-mod.c \
+	tests/kmod/vm/gdp-eq-sys.c \
+	tests/kmod/vm/gdp-eq.c \
+	tests/kmod/vm/gdp-eq.h \
+	tests/kmod/vm/gdp-fuse-test.c \
+	tests/kmod/vm/gdp-fuzz.c \
+	tests/kmod/vm/gdp-review-test.c \
+	tests/kmod/vm/gdp-test.c \
+	tests/kmod/vm/gdp-v4-test.c \
+	tests/kmod/vm/gdp-vmtest.h \
+	tests/kmod/vm/vm-compat-tests.sh \
+	tests/kmod/vm/vm-demo.sh \
+	tests/kmod/vm/vm-fault-tests.sh \
+	tests/kmod/vm/vm-gnudiff.sh \
+	tests/kmod/vm/vm-kselftest.sh \
+	tests/kmod/vm/vm-nfs-lib.sh \
+	tests/kmod/vm/vm-nfs-setup.sh \
+	tests/kmod/vm/vm-nfs-tests.sh \
+	tests/kmod/vm/vm-realcall-tests.sh \
+	tests/kmod/vm/vm-review-tests.sh \
+	tests/kmod/vm/vm-tests.sh
 
 ## bench/run-nfs (ls -lR over NFS in this rig's VM; a benchmark, not a test).
 EXTRA_DIST += bench/run-nfs bench/vm-nfs-bench.sh bench/nfs-table.py

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/arm64-initrd.sh: the arm64 userland of the VM's initramfs
+# tests/kmod/qemu/arm64-initrd.sh: the arm64 userland of the VM's initramfs
 # (sourced by mkinitrd, cwd = the initramfs root, for LSPLUS_VM_TARGET
 # arm64:*).
 #
@@ -61,7 +61,7 @@ arm64_find() { # NAME
 arm64_compat_test() {
 	arm-linux-gnueabihf-gcc -O2 -static -Wall -Wextra -Wno-sign-compare \
 		-I"$vm_topsrc/kernel-module/include/uapi" \
-		-o usr/bin/gdp-compat-arm "$vm_srcdir/gdp-compat-arm.c" ||
+		-o usr/bin/gdp-compat-arm "$vm_testdir/gdp-compat-arm.c" ||
 		vm_die "cannot compile gdp-compat-arm.c (arm-linux-gnueabihf-gcc)"
 }
 

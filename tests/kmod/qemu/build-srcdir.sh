@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/build-srcdir.sh: the source tree that build-ls32 and
+# tests/kmod/qemu/build-srcdir.sh: the source tree that build-ls32 and
 # build-lsrc configure their second build of these sources from (sourced
 # after vm-lib.sh).
 #

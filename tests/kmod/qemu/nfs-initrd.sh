@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/nfs-initrd.sh: the NFS part of the VM's initramfs (sourced by
+# tests/kmod/qemu/nfs-initrd.sh: the NFS part of the VM's initramfs (sourced by
 # mkinitrd when LSPLUS_VM_NFS=1; nothing of it is built otherwise, so the
 # module tests keep their small initramfs).
 #
@@ -12,7 +12,7 @@
 # _rpc and statd, the state directories, and the in-VM scripts
 # vm-nfs-setup.sh (server + mounts, run by init) and vm-nfs-tests.sh (the
 # checks of nfs-vm.test).  Costs about 3 MB in the initramfs and 1 s here.
-# Uses copy_bin, need, $root and $vm_srcdir from mkinitrd.
+# Uses copy_bin, need, $root and $vm_testdir from mkinitrd.
 
 nfs_extra_mods="sunrpc grace lockd nfs_acl auth_rpcgss nfsd netfs fscache nfs
 	nfsv3 dns_resolver nfsv4 sch_netem"
@@ -49,6 +49,6 @@ mkdir -p var/lib/nfs/sm var/lib/nfs/sm.bak var/lib/nfs/nfsdcld \
 ln -sfn /run var/run
 
 for s in vm-nfs-setup.sh vm-nfs-tests.sh vm-nfs-lib.sh; do
-	cp "$vm_srcdir/$s" "$s"
+	cp "$vm_testdir/$s" "$s"
 	chmod 755 "$s"
 done

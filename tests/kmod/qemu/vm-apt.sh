@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-apt.sh: a private apt state per Debian suite and
+# tests/kmod/qemu/vm-apt.sh: a private apt state per Debian suite and
 # architecture, for the targets other than the host's own kernel (sourced
 # by vm-lib.sh).
 #

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-gcov.sh WORK: the line coverage of kernel-module/*.c reached
+# tests/kmod/qemu/vm-gcov.sh WORK: the line coverage of kernel-module/*.c reached
 # in the VM (run-vm.test with LSPLUS_VM_GCOV=1, i.e. vm-debug.test).
 #
 # The module was built in WORK/module with GCOV_PROFILE=y against the

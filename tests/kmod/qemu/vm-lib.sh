@@ -1,34 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-lib.sh: shared shell functions of the QEMU VM rig (sourced).
+# tests/kmod/qemu/vm-lib.sh: shared shell functions of the QEMU VM rig (sourced).
 #
-# Map of the rig (tests/kmod/):
-#   vm-lib.sh       this file: paths, target, kernel version, logging
-#   vm-apt.sh       (sourced here) private apt state per suite/arch
-#   fetch-kernel    download + extract the Debian kernel image (cached)
-#   fetch-headers   (other targets) headers by dpkg -x, or a chroot of
-#                   the suite when its compiler is newer than the host's
-#   build-module    build kernel-module/ out of tree against its headers
-#   mkdisk          fixture tree -> ext4 image (mke2fs -d)
-#   mkinitrd        busybox-static initramfs with modules, tests, tools
-#   arm64-initrd.sh (mkinitrd) arm64 busybox and tools from bookworm's archive
-#   init            /init of the VM (runs the in-VM tests, powers off)
-#   vm-tests.sh     the in-VM test driver (TAP), run by init
-#   vm-gnudiff.sh   tests/gnu/difftest.py in the VM (getdentsplus backend)
-#   gdp-test.c      the in-VM C test program (TAP fragments)
-#   boot            qemu-system-x86_64 (or -aarch64) -accel tcg
-#   run-vm.test     the automake test: all of the above, TAP on stdout
-#   nfs-vm.test     the NFS test (issue 7): the same VM with LSPLUS_VM_NFS=1
-#   vm-target.sh    the kernel matrix: vm-trixie/vm-sid/vm-arm64.test
-#                   set a target and run run-vm.test's module checks
-#   build-kernel    (target amd64:debug) the debug kernel from Debian's
-#                   linux-source, configured by debug-kernel.config
-#   vm-debug.test   the module's checks under that kernel (KASAN, lockdep,
-#                   kmemleak, UBSAN) with the module's gcov coverage
-#   vm-gcov.sh      (run-vm.test, LSPLUS_VM_GCOV=1) the coverage report
-#   nfs-initrd.sh   (mkinitrd) NFS modules, daemons, /etc files, scripts
-#   vm-nfs-setup.sh (init) nfsd + NFSv3/NFSv4.2 mounts of the ext4 disk
-#   vm-nfs-lib.sh   in-VM helpers: mount, cold remount, mountstats counters
-#   vm-nfs-tests.sh the in-VM checks of nfs-vm.test (RPC counts, GNU suite)
+# Paths, target, kernel version, logging; vm-apt.sh (sourced at the end)
+# the private apt state per suite/arch.  The rig is tests/kmod/qemu/ (this
+# directory: its README.md maps every file and says how a boot goes),
+# what runs inside the VM is in tests/kmod/vm/, the host-side tests
+# (*.test) in tests/kmod/ (tests/kmod/README.md: the three places).
 #
 # Environment:
 #   LSPLUS_VM_CACHE   download cache (default tests/kmod/cache in the source)
@@ -56,16 +33,25 @@
 # markers and kernel share it, init lowers the console log level there,
 # and the dmesg dump at the end is the kernel log.
 
-# The rig's directory: the sourcing script's, unless a script elsewhere
-# (tests/debian/packages.sh) names it before sourcing this file.
+# The rig's directory (tests/kmod/qemu): the sourcing script's, unless a
+# script elsewhere (the *.test in tests/kmod, tests/debian/packages.sh)
+# names it before sourcing this file.  vm_kmoddir (tests/kmod) holds the
+# download cache and the default work dirs, vm_testdir (tests/kmod/vm)
+# the programs and shell sections that mkinitrd puts in the initramfs.
 vm_srcdir=${vm_srcdir:-$(cd "$(dirname "$0")" && pwd)}
-vm_topsrc=$(cd "$vm_srcdir/../.." && pwd)
+[ -f "$vm_srcdir/vm-lib.sh" ] || {
+	printf '%s: error: no vm-lib.sh in vm_srcdir=%s (want tests/kmod/qemu)\n' "${0##*/}" "$vm_srcdir" >&2
+	exit 99
+}
+vm_kmoddir=$(cd "$vm_srcdir/.." && pwd)
+vm_testdir=$vm_kmoddir/vm
+vm_topsrc=$(cd "$vm_kmoddir/../.." && pwd)
 
 vm_log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 vm_die() { vm_log "error: $*"; exit 99; }
 
 vm_cache_dir() {
-	d=${LSPLUS_VM_CACHE:-$vm_srcdir/cache}
+	d=${LSPLUS_VM_CACHE:-$vm_kmoddir/cache}
 	mkdir -p "$d" && (cd "$d" && pwd)
 }
 
@@ -97,7 +83,7 @@ vm_work_dir() {
 	elif [ -d "$PWD/tests/kmod" ]; then
 		d=$PWD/tests/kmod/work$sfx
 	else
-		d=$vm_srcdir/work$sfx
+		d=$vm_kmoddir/work$sfx
 	fi
 	mkdir -p "$d" && (cd "$d" && pwd)
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tests/kmod/gdp-cg.h: memory cgroups for the in-VM checks that measure
+/* tests/kmod/vm/gdp-cg.h: memory cgroups for the in-VM checks that measure
  * what the module's calls are charged (gdp-review-test lockwait,
  * gdp-fuse-test memhold).  Static functions: each test program that
  * includes it gets its own copy. */

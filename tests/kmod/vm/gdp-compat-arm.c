@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tests/kmod/gdp-compat-arm.c: the 32-bit (AArch32) caller checks of
+/* tests/kmod/vm/gdp-compat-arm.c: the 32-bit (AArch32) caller checks of
  * getdentsplus.ko on arm64, the counterpart of gdp-review-test's
  * compat32 and ia32nr on x86-64 (which use int $0x80).  Built static with
  * arm-linux-gnueabihf-gcc by mkinitrd for an arm64 target; run by

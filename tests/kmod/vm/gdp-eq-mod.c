@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
-#include "../../kernel-module/include/uapi/linux/getdentsplus.h"
+#include "../../../kernel-module/include/uapi/linux/getdentsplus.h"
 
 /** Read FD to its end with the module's ioctl on DEVFD (see gdp-eq.h).  */
 int

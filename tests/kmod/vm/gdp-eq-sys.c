@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gdp-eq-sys.c -- gdp-eq's reader of the in-tree getdentsplus(2) call's
    records, built with the patched kernel's headers first in the include
-   path (tests/kmod/build-lsrc): its number and uapi header come from
+   path (tests/kmod/qemu/build-lsrc): its number and uapi header come from
    there, never from this file.
 
    Under FOLLOW the two calls differ by design since the module's ABI 4:

@@ -6,7 +6,7 @@
    caller), error, attribute bits (present and unknown) and statx
    fields, without and with FOLLOW.  The two readers are in
    gdp-eq-sys.c and gdp-eq-mod.c, one uapi header each (tests/kmod/
-   build-lsrc builds them); this file sees neither.
+   qemu/build-lsrc builds them); this file sees neither.
    Prints "# " diagnostics; exit status 0 equal, 1 a difference, 2 an
    error (no device, a call failing).  */
 #include "gdp-eq.h"

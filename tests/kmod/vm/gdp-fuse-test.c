@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tests/kmod/gdp-fuse-test.c: getdentsplus over a FUSE filesystem that
+/* tests/kmod/vm/gdp-fuse-test.c: getdentsplus over a FUSE filesystem that
  * stalls (issue 12, finding 6: the directory's position lock).
  *
  *   gdp-fuse-test fposlock MNT

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tests/kmod/gdp-fuzz.c: randomized fuzzer of the getdentsplus module (TAP).
+/* tests/kmod/vm/gdp-fuzz.c: randomized fuzzer of the getdentsplus module (TAP).
  *
  * Runs inside the test VM (static binary, root).  For a time or a number
  * of calls, callers (processes of two threads each) call the syscall and

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tests/kmod/gdp-review-test.c: in-VM checks of getdentsplus.ko added by
+/* tests/kmod/vm/gdp-review-test.c: in-VM checks of getdentsplus.ko added by
  * the kernel-module review (TAP lines without numbers, like gdp-test).
- * Run by tests/kmod/vm-review-tests.sh inside the VM; built like gdp-test
+ * Run by tests/kmod/vm/vm-review-tests.sh inside the VM; built like gdp-test
  * (static, -I kernel-module/include/uapi).
  *
  *   gdp-review-test compat32 DIR       the ioctl from a 32-bit (int $0x80)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tests/kmod/gdp-test.c: in-VM checks of the getdentsplus module (TAP).
+/* tests/kmod/vm/gdp-test.c: in-VM checks of the getdentsplus module (TAP).
  *
  * Runs inside the test VM (static binary).  Every check prints one TAP
  * line without a number ("ok - ..." / "not ok - ..."); the host numbers

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tests/kmod/gdp-v4-test.c: in-VM checks of the rules ABI 4 of
+/* tests/kmod/vm/gdp-v4-test.c: in-VM checks of the rules ABI 4 of
  * getdentsplus.ko follows (issue 23): getdents64's position rule and the
  * kernel's own name resolution.  TAP lines without numbers, like
  * gdp-test; built like it (static, -I kernel-module/include/uapi); run by

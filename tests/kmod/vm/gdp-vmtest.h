@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tests/kmod/gdp-vmtest.h: what the in-VM test programs share: TAP lines
+/* tests/kmod/vm/gdp-vmtest.h: what the in-VM test programs share: TAP lines
  * without numbers (vm-tests.sh numbers them) and the module's ioctl.
  * Static functions: each program that includes it gets its own copy. */
 #ifndef GDP_VMTEST_H

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-compat-tests.sh SECTION: in-VM checks of issue 12's
+# tests/kmod/vm/vm-compat-tests.sh SECTION: in-VM checks of issue 12's
 # findings 3 and 6, run by vm-tests.sh (busybox sh; TAP lines without
 # numbers, like it).  Sections (lsplus.tests= names):
 #   ls32       an i386 build of src/ls (/opt/lsplus/ls32, tests/kmod/
-#              build-ls32) with LSPLUS_BACKEND=getdentsplus: -lR of the
+#              qemu/build-ls32) with LSPLUS_BACKEND=getdentsplus: -lR of the
 #              fixture byte-identical to GNU ls; strace shows the ioctl on
 #              /dev/getdentsplus and never the module's syscall number
 #              (another system call for i386: 423 is
@@ -279,7 +279,7 @@ sec_nokprobes() {
 }
 
 # ---- abi3 ----------------------------------------------------------
-# Issue 23, point 8: the last ABI 3 src/ls (tests/kmod/build-abi3) on
+# Issue 23, point 8: the last ABI 3 src/ls (tests/kmod/qemu/build-abi3) on
 # this module (ABI 5), and this src/ls on the ABI 3 module: both list the
 # fixture byte-identical to GNU ls, -a included (".." is left to the
 # caller since ABI 4), and the old library did use the module.

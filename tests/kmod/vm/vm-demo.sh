@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-demo.sh: in-VM part of tools/vm-demo (busybox sh).
+# tests/kmod/vm/vm-demo.sh: in-VM part of tools/vm-demo (busybox sh).
 #
 # Builds a tree of $DIRS x $FILES files on the ext4 disk, then times
 # `ls -lR` with GNU ls and with src/ls (sync backend, getdentsplus backend)

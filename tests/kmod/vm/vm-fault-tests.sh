@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-fault-tests.sh: the fault-injection pass (section fault of
+# tests/kmod/vm/vm-fault-tests.sh: the fault-injection pass (section fault of
 # vm-tests.sh; busybox sh in the VM, needs /usr/bin/gdp-fuzz and
 # /getdentsplus.ko).
 #

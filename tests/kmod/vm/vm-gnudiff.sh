@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-gnudiff.sh: the GNU differential suite (tests/gnu/difftest.py:
+# tests/kmod/vm/vm-gnudiff.sh: the GNU differential suite (tests/gnu/difftest.py:
 # /bin/ls vs src/ls, byte for byte) inside the VM with
 # LSPLUS_BACKEND=getdentsplus -- the one backend the host cannot test.
 # Run by vm-tests.sh (section gnudiff); prints one TAP line ("ok - ...

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-kselftest.sh: in-VM section kselftest (issue 13): the
+# tests/kmod/vm/vm-kselftest.sh: in-VM section kselftest (issue 13): the
 # kselftest of upstream/'s series, tools/testing/selftests/filesystems/
 # getdentsplus/getdentsplus_test (built by mkinitrd from the kernel's own
 # tree), run as root on the patched kernel (the debug kernel of

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-nfs-lib.sh: shell functions of the NFS rig inside the VM
+# tests/kmod/vm/vm-nfs-lib.sh: shell functions of the NFS rig inside the VM
 # (sourced by vm-nfs-setup.sh, vm-nfs-tests.sh and bench/vm-nfs-bench.sh;
 # busybox sh, so real binaries are called by full path).
 #

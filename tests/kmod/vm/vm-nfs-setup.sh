@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-nfs-setup.sh: start the kernel NFS server in the VM and
+# tests/kmod/vm/vm-nfs-setup.sh: start the kernel NFS server in the VM and
 # mount its export twice over loopback (run by init with lsplus.nfs=1 or
 # lsplus.mode=nfs, after the ext4 fixture is mounted -o acl and
 # setup_tree has given it its ACLs, default ACLs and labels).

@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-nfs-tests.sh: the in-VM half of nfs-vm.test (run by init in
+# tests/kmod/vm/vm-nfs-tests.sh: the in-VM half of nfs-vm.test (run by init in
 # mode nfs, after vm-nfs-setup.sh mounted the ext4 disk over NFSv3 on
 # /mnt/nfs3 and NFSv4.2 on /mnt/nfs4).  Prints TAP lines without numbers
 # and "# " comments, like vm-tests.sh; the host numbers them.

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-realcall-tests.sh: in-VM checks of the in-tree
+# tests/kmod/vm/vm-realcall-tests.sh: in-VM checks of the in-tree
 # getdentsplus(2) call (upstream/'s series) end to end, section
 # "realcall" of vm-tests.sh (busybox sh; TAP lines without numbers).
 # Needs /opt/lsplus/lsrc, src/ls built against the patched kernel's
-# headers, and /usr/bin/gdp-eq (tests/kmod/build-lsrc, put there by
+# headers, and /usr/bin/gdp-eq (tests/kmod/qemu/build-lsrc, put there by
 # mkinitrd for a kernel whose build tree has the series); skips without
 # them.  On the patched kernel:
 #   a) src/ls -lR of the fixture (ext4 with its tmpfs mount, and the

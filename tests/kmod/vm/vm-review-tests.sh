@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-review-tests.sh: in-VM checks from the kernel-module review
+# tests/kmod/vm/vm-review-tests.sh: in-VM checks from the kernel-module review
 # (run by vm-tests.sh with busybox sh, after the core section; needs
 # /usr/bin/gdp-review-test and /getdentsplus.ko in the initramfs).
 #

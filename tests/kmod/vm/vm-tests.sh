@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/kmod/vm-tests.sh: the in-VM test driver, run by /init (busybox sh).
+# tests/kmod/vm/vm-tests.sh: the in-VM test driver, run by /init (busybox sh).
 #
 # Prints TAP lines without numbers ("ok - ...", "not ok - ...") and "# "
 # diagnostics; the host (run-vm.test) numbers them and adds the plan.
