@@ -1,5 +1,8 @@
 ## SPDX-License-Identifier: GPL-3.0-or-later
 ## tests/kmod/local.mk: the QEMU VM tests of getdentsplus.ko.
+## The host-side tests are here, the rig (fetch, build, boot) in
+## tests/kmod/qemu/, what runs inside the VM in tests/kmod/vm/
+## (tests/kmod/README.md).
 ##
 ## tests/kmod/run-vm.test boots Debian 12's kernel under QEMU (TCG) with
 ## the module built from kernel-module/ and runs the in-VM checks; with
@@ -59,6 +62,7 @@ TESTS += tests/kmod/vm-rmmod.test
 ## The host-side tests and what they share.
 EXTRA_DIST += \
 	tests/kmod/FINDINGS.md \
+	tests/kmod/README.md \
 	tests/kmod/dkms.test \
 	tests/kmod/nfs-vm.test \
 	tests/kmod/run-vm.test \
@@ -92,7 +96,9 @@ EXTRA_DIST += \
 	tests/kmod/qemu/qemu-kprobe/nicall.c \
 	tests/kmod/qemu/vm-apt.sh \
 	tests/kmod/qemu/vm-gcov.sh \
-	tests/kmod/qemu/vm-lib.sh
+	tests/kmod/qemu/vm-lib.sh \
+	tests/kmod/qemu/Makefile \
+	tests/kmod/qemu/README.md
 
 ## What runs inside the VM: the C programs and the shell sections.
 EXTRA_DIST += \
