@@ -53,7 +53,7 @@
    glibc's 32 KiB buffer only when the records of that read fit (about
    400 KiB for short names): with less, a filesystem that sizes its reads
    by the reader's buffer (FUSE on newer kernels) would be read in more
-   pieces than GNU ls reads it (tests/kmod/gdp-fuse-test readdirs).  */
+   pieces than GNU ls reads it (tests/kmod/vm/gdp-fuse-test.c, readdirs).  */
 #define GDP_BUFSIZE (512 * 1024)
 
 /* The syscall number is usable only from the native 64-bit ABI.  */
