@@ -17,6 +17,8 @@
 
 #include <config.h>
 
+#include "unit-check.h"
+
 #include "dirplus-impl.h"
 
 #include <dirent.h>
@@ -30,22 +32,8 @@
 
 enum { N = 64 };
 
-static int failures;
 static pid_t tids[N];
 static bool slow;
-
-/** Report a failed check (printf-style) and count it.  */
-static void
-fail (const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  fputs ("FAIL: ", stdout);
-  vprintf (fmt, ap);
-  putchar ('\n');
-  va_end (ap);
-  failures++;
-}
 
 /** The pool's work: record the thread of entry I; wait 1 ms when SLOW.  */
 static void

@@ -23,6 +23,8 @@
 
 #include <config.h>
 
+#include "unit-check.h"
+
 #include "dirplus.h"
 #include "dirplus-impl.h"
 
@@ -49,7 +51,6 @@
 
 #define BIG_DIR_ENTRIES 5000
 
-static int failures;
 static char top[4096];		/* the temporary tree */
 static bool have_label, have_cap, have_acl;
 static bool probe_mode;		/* LSPLUS_REMOTE=net: GNU's probes */
@@ -59,20 +60,6 @@ static bool fake_v1;		/* fake_gdp answers like an ABI 1 module */
 static bool fake_v2;		/* ... like an ABI 2 module (no self, no end) */
 static unsigned long fake_sys_calls; /* fake_sys calls on a directory */
 static bool fake_sys_old;	/* fake_sys: the series' first revision */
-
-/** Report a failed check.  */
-static void
-fail (const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  fputs ("FAIL: ", stdout);
-  vprintf (fmt, ap);
-  putchar ('\n');
-  va_end (ap);
-  fflush (stdout);
-  failures++;
-}
 
 /** Die: the test itself cannot go on.  */
 static void

@@ -2,11 +2,11 @@
 ## tests/unit/local.mk: unit tests of our own library code (lib/dirplus)
 ## and of src/ls-collkey.c.
 check_PROGRAMS += tests/unit/dirplus-test
-tests_unit_dirplus_test_SOURCES = tests/unit/dirplus.c
+tests_unit_dirplus_test_SOURCES = tests/unit/dirplus.c tests/unit/unit-check.h
 tests_unit_dirplus_test_LDADD = lib/libdirplus.a lib/libgnu.a $(URING_LIBS)
 TESTS += tests/unit/dirplus-test
 check_PROGRAMS += tests/unit/dirplus-pool-test
-tests_unit_dirplus_pool_test_SOURCES = tests/unit/dirplus-pool.c
+tests_unit_dirplus_pool_test_SOURCES = tests/unit/dirplus-pool.c tests/unit/unit-check.h
 tests_unit_dirplus_pool_test_LDADD = lib/libdirplus.a lib/libgnu.a $(URING_LIBS)
 TESTS += tests/unit/dirplus-pool-test
 check_PROGRAMS += tests/unit/collkey-test
