@@ -45,6 +45,28 @@ dirplus_stat_entry (int dirfd, struct dirplus_entry *e, unsigned int mask,
 static int probe_attrs (int dirfd, struct dirplus_entry *e,
                         unsigned int bits, bool follow);
 
+/** Probe BITS of E the GNU way behind a list that did not name them
+    (an empty list, or one naming them under another namespace).  A
+    probe that finds one is a FUSE daemon whose list and answers
+    disagree (or a file changing meanwhile): GNU's answer is the
+    probe's, and the device's lists are not used any more.  Errors of
+    the probes are not reported: the list answered.  Returns the calls
+    made.  */
+static int
+probe_behind_list (int dirfd, struct dirplus_entry *e, unsigned int bits,
+                   bool follow)
+{
+  unsigned int attr = e->attr, unknown = e->attr_unknown;
+  int attr_errno = e->attr_errno;
+  int calls = probe_attrs (dirfd, e, bits, follow);
+  if (e->attr & ~attr)
+    dirplus_dev_mark_unsupported (dirplus_entry_dev (e),
+                                  DIRPLUS_DEV_NO_LIST);
+  e->attr_unknown = unknown;
+  e->attr_errno = attr_errno;
+  return calls;
+}
+
 /** The calls GNU ls 9.1 makes for attribute BITS of E (E->attr set):
     one probe per bit, the default ACL only without an access ACL.  */
 static int
@@ -82,18 +104,7 @@ check_empty_list (int dirfd, struct dirplus_entry *e, unsigned int bits,
   if (!(todo & ~DIRPLUS_ATTR_ACL_DEFAULT))
     return 0;
   dirplus_dev_mark_unsupported (dev, todo << DIRPLUS_DEV_CHECKED_SHIFT);
-  unsigned int attr = e->attr, unknown = e->attr_unknown;
-  int attr_errno = e->attr_errno;
-  int calls = probe_attrs (dirfd, e, todo, follow);
-  /* The list had none.  A probe that finds one is a FUSE daemon whose
-     list and answers disagree (or a file changing meanwhile): GNU's
-     answer is the probe's, and the device's lists are not used any
-     more.  Errors of the probes are not reported: the list answered.  */
-  if (e->attr & ~attr)
-    dirplus_dev_mark_unsupported (dev, DIRPLUS_DEV_NO_LIST);
-  e->attr_unknown = unknown;
-  e->attr_errno = attr_errno;
-  return calls;
+  return probe_behind_list (dirfd, e, todo, follow);
 }
 
 /** The attribute bits (among BITS, not in E->attr) whose xattr's name
@@ -170,16 +181,7 @@ list_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
          on).  */
       unsigned int odd = misplaced_bits (e, bits, list, n);
       if (odd)
-        {
-          unsigned int attr = e->attr, unknown = e->attr_unknown;
-          int attr_errno = e->attr_errno;
-          calls += probe_attrs (dirfd, e, odd, follow);
-          if (e->attr & ~attr)
-            dirplus_dev_mark_unsupported (dirplus_entry_dev (e),
-                                          DIRPLUS_DEV_NO_LIST);
-          e->attr_unknown = unknown;
-          e->attr_errno = attr_errno;
-        }
+        calls += probe_behind_list (dirfd, e, odd, follow);
       /* An empty label is no label (GNU, through libselinux): its size
          tells, one more call for a labelled file only (the probe of a
          misplaced one had it).  */
