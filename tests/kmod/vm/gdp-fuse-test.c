@@ -1166,6 +1166,8 @@ unmount:
 #define LIB_BUFSIZE (512 * 1024)
 /* The buffer glibc's readdir gives getdents64 (GNU ls reads with it). */
 #define GLIBC_BUFSIZE 32768
+/* A buffer for every record of the directory readdirs makes. */
+#define BIG_BUFSIZE (4 << 20)
 
 /**
  * Read the whole directory at @mnt with getdents64 (@plus 0) or with the
@@ -1243,10 +1245,10 @@ fail:
  */
 static int cmd_readdirs(const char *mnt, int n)
 {
-	unsigned int c64, r64, cp, rp;
-	unsigned long a64, ap;
+	unsigned int c64, r64, cp, rp, cb, rb;
+	unsigned long a64, ap, ab;
 	pthread_t srv;
-	long e64, ep;
+	long e64, ep, eb;
 
 	make_nodes(n);
 	gdp_dev = open(GETDENTSPLUS_DEVICE, O_RDWR | O_CLOEXEC);
@@ -1261,6 +1263,18 @@ static int cmd_readdirs(const char *mnt, int n)
 	tap(e64 == n && ep == n && rp <= r64,
 	    "fuse-readdirs: %d files: the module's listing makes %u READDIRs, getdents64 with "
 	    "glibc's buffer %u (every entry read: %ld and %ld)", n, rp, r64, ep, e64);
+	/*
+	 * A buffer that takes the whole directory: one call reads it all
+	 * (each round's hint counted with the staging of the round before
+	 * emptied; counted against it, a round that staged a full read
+	 * left no hint and ended the call).
+	 */
+	eb = read_counting(mnt, 1, BIG_BUFSIZE, &cb, &rb, &ab);
+	printf("# fuse-readdirs: %d files, a %d-byte buffer: %ld entries in %u calls, %u READDIRs\n",
+	       n, BIG_BUFSIZE, eb, cb, rb);
+	tap(eb == n && cb == 1 && rb <= r64,
+	    "fuse-readdirs: %d files, a buffer for all of them: one call (%u), %u READDIRs "
+	    "(getdents64 %u)", n, cb, rb, r64);
 	if (umount2(mnt, 0) < 0 && umount2(mnt, MNT_DETACH) < 0)
 		tap(0, "fuse-readdirs: umount %s: %s", mnt, strerror(errno));
 	close(fuse_fd);
