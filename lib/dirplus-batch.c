@@ -27,9 +27,13 @@
    the helper never makes the total exceed GNU's; LSPLUS_THREADS=1 forces
    it (no budget), LSPLUS_THREADS=0 turns it off.
 
+   On a local filesystem the statx asks for the ACL and label attributes
+   where they are in use (dirplus-statxattr.c: the "statx" backend).
+
    Layering (see the map in dirplus-impl.h): a shared piece, called by
    the sync and uring backends; calls the shared pieces dirplus-stat.c,
-   dirplus-attr.c, dirplus-fs.c and dirplus-pool.c.  */
+   dirplus-attr.c, dirplus-fs.c, dirplus-pool.c and
+   dirplus-statxattr.c.  */
 
 #include <config.h>
 
@@ -213,14 +217,16 @@ helper_ready (void)
   return ok;
 }
 
-/** Stat entries START..N-1 of D, sharing them with the helper.  */
+/** Stat entries START..N-1 of D with statx MASK, sharing them with the
+    helper.  */
 static void
-share_batch (struct dirplus_dir *d, size_t start, size_t n)
+share_batch (struct dirplus_dir *d, size_t start, size_t n,
+             unsigned int mask)
 {
   share.ents = d->ents + start;
   share.n = n - start;
   share.dirfd = d->fd;
-  share.mask = d->mask;
+  share.mask = mask;
   share.flags = d->flags;
   __atomic_store_n (&share.next, 0, __ATOMIC_SEQ_CST);
   __atomic_store_n (&share.job, share.job + 3, __ATOMIC_SEQ_CST); /* open */
@@ -306,10 +312,14 @@ ssize_t
 dirplus_stat_batch (struct dirplus_dir *d, ssize_t n)
 {
   size_t done = 0;
+  unsigned int mask = d->mask;
   if (0 < n && !(d->flags & DIRPLUS_NO_STAT))
     {
       if (d->fs_kind < 0)
         done = learn_kind (d, n);
+      /* A local directory's statx may answer the attribute bits too
+         (dirplus-statxattr.c).  */
+      mask = dirplus_statx_request (mask, d->flags, d->fs_kind);
       if (DIRPLUS_FS_LOCAL < d->fs_kind && done + 2 <= (size_t) n)
         done = stat_while_fast (d, done, n);
       if (DIRPLUS_FS_LOCAL < d->fs_kind && done + 2 <= (size_t) n)
@@ -321,11 +331,11 @@ dirplus_stat_batch (struct dirplus_dir *d, ssize_t n)
       if (!d->no_share && done + SHARE_MIN <= (size_t) n && helper_ready ()
           && (share.forced || dirplus_budget_take (SHARE_COST)))
         {
-          share_batch (d, done, n);
+          share_batch (d, done, n, mask);
           return n;
         }
     }
   for (ssize_t i = done; i < n; i++)
-    dirplus_stat_entry (d->fd, &d->ents[i], d->mask, d->flags);
+    dirplus_stat_entry (d->fd, &d->ents[i], mask, d->flags);
   return n;
 }

@@ -16,6 +16,8 @@
      dirplus-uring.c    batched IORING_OP_STATX / IORING_OP_GETXATTR; its
                         ring in dirplus-uring-ring.c, what the two share
                         in dirplus-uring.h
+     (the "statx" backend is the sync backend's code with the statx
+     attributes of dirplus-statxattr.c asked: dirplus.c)
      dirplus-gdp.c      the getdentsplus kernel module's call
      dirplus-sys.c      the in-tree getdentsplus(2) system call
                         (upstream/'s series), built with the kernel
@@ -29,6 +31,11 @@
                         module left unknown, resolved in the pool
      dirplus-attr.c     attribute rules; the per-device "xattrs
                         unsupported" latch
+     dirplus-statxattr.c the statx ACL and label attributes (a kernel
+                        with upstream/statx-attrs/): where they stand
+                        for the xattr probes
+     dirplus-kver.c     the running kernel's version (vDSO note, no
+                        system call)
      dirplus-xattr.c    listxattr/getxattr relative to a directory fd
                         (listxattrat/getxattrat, else /proc/self/fd paths)
      dirplus-getdents.c getdents64 batching; a batch's entry array and
@@ -51,6 +58,18 @@
 #define DIRPLUS_IMPL_H
 
 #include "dirplus.h"
+
+/* The statx ACL and label attributes of upstream/statx-attrs/'s series
+   (dirplus-statxattr.c), where the headers do not have them yet.  */
+#ifndef STATX_XATTR_INFO
+# define STATX_XATTR_INFO 0x00040000U
+#endif
+#ifndef STATX_ATTR_ACL
+# define STATX_ATTR_ACL 0x02000000
+#endif
+#ifndef STATX_ATTR_SECLABEL
+# define STATX_ATTR_SECLABEL 0x04000000
+#endif
 
 /* Size of the getdents64 buffer.  */
 #define DIRPLUS_BUFSIZE (64 * 1024)
@@ -124,6 +143,13 @@ void dirplus_uring_flush_closes (void);
 /* dirplus_stat_entry through the ring: 0, or -1 with errno.  */
 int dirplus_uring_stat (int dirfd, struct dirplus_entry *e,
                         unsigned int mask, unsigned int flags);
+/* Whether the kernel runs IORING_OP_STATX inline where it can
+   (IORING_FEAT_STATX_INLINE, upstream/io_uring-statx/): only looked for
+   (the ring created, probed) on a kernel that may have it
+   (dirplus-kver.c), else false without a system call.  */
+bool dirplus_uring_statx_inline (void);
+/* Feature bits a test adds to what the kernel reported (emulation).  */
+extern unsigned int dirplus_uring_fake_features;
 #endif
 extern const struct dirplus_ops dirplus_gdp_ops;
 /* Probe the getdentsplus module once: 0 if usable, -1 with errno.  */
@@ -163,11 +189,47 @@ void dirplus_stat_entry (int dirfd, struct dirplus_entry *e,
 void dirplus_entry_attrs (int dirfd, struct dirplus_entry *e,
                           unsigned int bits, bool follow);
 
+/* dirplus-stat.c: fill attribute BITS of entry E just stat'ed: from its
+   statx reply where that determined them (dirplus-statxattr.c), the
+   rest with dirplus_entry_attrs.  */
+void dirplus_entry_attrs_after_statx (int dirfd, struct dirplus_entry *e,
+                                      unsigned int bits, bool follow);
+
 /* dirplus-stat.c: resolve, in the remote pool, the attribute bits the
    kernel module left unknown in the N entries ENTS of directory DIRFD
    (request FLAGS).  */
 void dirplus_resolve_unknown (int dirfd, struct dirplus_entry *ents,
                               size_t n, unsigned int flags);
+
+/* dirplus-kver.c: whether the running kernel is MAJOR.MINOR or later
+   (from the vDSO, no system call; false without a vDSO).  */
+bool dirplus_kernel_at_least (unsigned int major, unsigned int minor);
+
+/* dirplus-statxattr.c: the statx ACL and label attributes.  Whether the
+   kernel may have them (no system call); use them from now on (ON: only
+   where possible) or not; whether they are in use; whether the kernel
+   reports them (one statx of "/", once: 0, or -1 with ENOSYS).  */
+bool dirplus_statx_attrs_possible (void);
+void dirplus_statx_attrs_use (bool on);
+bool dirplus_statx_attrs_in_use (void);
+int dirplus_statx_attrs_probe (void);
+/* The request mask for MASK, request FLAGS, in a directory of kind
+   FS_KIND (-1 unknown): STATX_XATTR_INFO added where it is worth it.  */
+unsigned int dirplus_statx_request (unsigned int mask, unsigned int flags,
+                                    int fs_kind);
+/* Take E's attribute BITS its statx reply determined; the bits left to
+   find the old way.  */
+unsigned int dirplus_statx_attrs_take (struct dirplus_entry *e,
+                                       unsigned int bits);
+/* A test's emulation of the series: adds the attributes to the real
+   statx reply *STX of NAME relative to DIRFD, asked with MASK
+   (dirplus_statx_reply calls it after every statx of the library).  */
+typedef void (*dirplus_statx_emulate_fn) (int dirfd, const char *name,
+                                          unsigned int mask,
+                                          struct statx *stx);
+extern dirplus_statx_emulate_fn dirplus_statx_emulate;
+void dirplus_statx_reply (int dirfd, const char *name, unsigned int mask,
+                          struct statx *stx);
 
 /* dirplus-attr.c: attribute bits asked for by request FLAGS.  */
 unsigned int dirplus_wanted_attrs (unsigned int flags);

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus-stat.c -- shared piece: one entry the portable way -- its statx
-   relative to the directory fd and its attribute bits (one listxattr, or
-   GNU ls 9.1's getxattr probes on a network filesystem) -- and the
-   attribute bits the kernel module left unknown, resolved overlapped.
+   relative to the directory fd and its attribute bits (from the statx
+   reply where it has the ACL and label attributes and they are in use:
+   dirplus-statxattr.c; else one listxattr, or GNU ls 9.1's getxattr
+   probes on a network filesystem) -- and the attribute bits the kernel
+   module left unknown, resolved overlapped.
 
    Layering (see the map in dirplus-impl.h): a shared piece, called by
    dirplus-batch.c, by the uring and getdentsplus backends, and by
    dirplus.c's dirplus_stat; calls the shared pieces dirplus-attr.c,
-   dirplus-xattr.c, dirplus-fs.c, dirplus-pool.c and dirplus-common.c.  */
+   dirplus-xattr.c, dirplus-fs.c, dirplus-pool.c, dirplus-statxattr.c
+   and dirplus-common.c.  */
 
 #include <config.h>
 
@@ -35,11 +38,31 @@ dirplus_stat_entry (int dirfd, struct dirplus_entry *e, unsigned int mask,
           e->stat_errno = errno;
           memset (&e->stx, 0, sizeof e->stx);
         }
+      else
+        dirplus_statx_reply (dirfd, e->name, mask, &e->stx);
     }
 
   unsigned int bits = dirplus_attrs_needed (e, flags);
   if (bits)
-    dirplus_entry_attrs (dirfd, e, bits, follow);
+    dirplus_entry_attrs_after_statx (dirfd, e, bits, follow);
+}
+
+static int gnu_probes (const struct dirplus_entry *e, unsigned int bits);
+
+/** Fill attribute BITS of stat'ed entry E (relative to DIRFD): those its
+    statx reply determined from the reply (where the statx attributes
+    are in use: dirplus-statxattr.c), the rest the old way
+    (dirplus_entry_attrs).  The probes GNU 9.1 would have made for the
+    bits the reply gave go to the threads' budget.  */
+void
+dirplus_entry_attrs_after_statx (int dirfd, struct dirplus_entry *e,
+                                 unsigned int bits, bool follow)
+{
+  unsigned int rest = dirplus_statx_attrs_take (e, bits);
+  if (rest != bits)
+    dirplus_budget_add (gnu_probes (e, bits & ~rest));
+  if (rest)
+    dirplus_entry_attrs (dirfd, e, rest, follow);
 }
 
 static int probe_attrs (int dirfd, struct dirplus_entry *e,
@@ -184,8 +207,10 @@ list_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
         calls += probe_behind_list (dirfd, e, odd, follow);
       /* An empty label is no label (GNU, through libselinux): its size
          tells, one more call for a labelled file only (the probe of a
-         misplaced one had it).  */
-      if ((e->attr & DIRPLUS_ATTR_LABEL) && !(odd & DIRPLUS_ATTR_LABEL)
+         misplaced one had it; a label its statx reply gave is not
+         empty: dirplus-statxattr.c).  */
+      if ((bits & e->attr & DIRPLUS_ATTR_LABEL)
+          && !(odd & DIRPLUS_ATTR_LABEL)
           && (calls++, dirplus_getxattr_at (dirfd, e->name,
                                             "security.selinux", NULL, 0,
                                             follow) == 0))

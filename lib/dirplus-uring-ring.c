@@ -4,9 +4,14 @@
    of prepared SQEs with their completions recorded; directory closes
    queued in the ring so that they cost no syscall of their own.
 
+   Also whether the kernel runs the ring's statx inline
+   (IORING_FEAT_STATX_INLINE, upstream/io_uring-statx/), for dirplus.c's
+   auto.
+
    Layering (see the map in dirplus-impl.h): part of the uring backend
    (with dirplus-uring.c, through dirplus-uring.h); dirplus.c calls its
-   probe and closes.  Calls only dirplus-common.c.  */
+   probe, its inline check and closes.  Calls only dirplus-common.c and
+   dirplus-kver.c.  */
 
 #include <config.h>
 
@@ -267,6 +272,31 @@ bool
 dirplus_uring_can_getxattr (void)
 {
   return have_getxattr && have_proc;
+}
+
+/* The feature of upstream/io_uring-statx/'s series: IORING_OP_STATX is
+   tried inline (a cached lookup) and punted to io-wq only where it would
+   block.  */
+#ifndef IORING_FEAT_STATX_INLINE
+# define IORING_FEAT_STATX_INLINE (1U << 18)
+#endif
+
+unsigned int dirplus_uring_fake_features;
+
+/** Whether the kernel runs IORING_OP_STATX inline where it can.  Only a
+    kernel that may have the series (the series is against 7.2:
+    dirplus-kver.c), or a test that emulates it, has its ring created
+    (dirplus_uring_probe) to look; elsewhere false without a system
+    call.  */
+bool
+dirplus_uring_statx_inline (void)
+{
+  if (!dirplus_uring_fake_features && !dirplus_kernel_at_least (7, 2))
+    return false;
+  if (dirplus_uring_probe () < 0)
+    return false;
+  return ((ring.features | dirplus_uring_fake_features)
+          & IORING_FEAT_STATX_INLINE) != 0;
 }
 
 /** Let io-wq run up to URING_NET_WORKERS blocking operations at once

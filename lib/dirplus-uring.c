@@ -21,12 +21,22 @@
    under auto.  FUSE directories, and any read in a read-ahead thread
    (the ring has one issuer), go to dirplus-batch.c.
 
+   On a local filesystem, where the statx attributes are in use
+   (dirplus-statxattr.c: a kernel with upstream/statx-attrs/), the statx
+   SQEs ask STATX_XATTR_INFO and no xattr probe goes with them: only an
+   entry whose reply did not determine its ACL or label is probed, in
+   the second run.  With upstream/io_uring-statx/ as well
+   (IORING_FEAT_STATX_INLINE) the statx SQEs of a warm tree complete
+   inline in io_uring_enter, no io-wq hand-off: dirplus.c's auto then
+   takes this backend where neither getdentsplus call is there and the
+   statx attributes are not.
+
    Layering (see the map in dirplus-impl.h): a backend, chosen by
    dirplus.c, which also calls its per-file stat; besides its ring
    (dirplus-uring-ring.c, through dirplus-uring.h) it calls only shared
    pieces: dirplus-getdents.c, dirplus-attr.c, dirplus-stat.c and
    dirplus-batch.c (what the ring cannot do, remote directories),
-   dirplus-fs.c and dirplus-common.c.  */
+   dirplus-fs.c, dirplus-statxattr.c and dirplus-common.c.  */
 
 #include <config.h>
 
@@ -177,6 +187,13 @@ uring_fill (struct dirplus_dir *d, ssize_t n, bool net)
   bool ring_probes = want && dirplus_uring_can_getxattr ();
   /* Probes are pointless where the last directory's device said no.  */
   unsigned int predictable = want & ~dirplus_dev_unsupported (last_dev);
+  /* A local directory's statx SQEs may answer the ACL and label bits
+     themselves (dirplus-statxattr.c): then no probe is predicted, and
+     only the entries whose reply did not say are probed after it.  */
+  if (!net)
+    mask = dirplus_statx_request (mask, d->flags, DIRPLUS_FS_LOCAL);
+  if (mask & STATX_XATTR_INFO)
+    predictable &= ~(DIRPLUS_ATTR_ACL | DIRPLUS_ATTR_LABEL);
 
   /* Room for two paths per entry: the predicted probes and the ones the
      stat adds (a type that changed since getdents64).  */
@@ -229,16 +246,21 @@ uring_fill (struct dirplus_dir *d, ssize_t n, bool net)
   if (dirplus_uring_run (d, count, res) < 0)
     return -1;
   last_dev = dirplus_entry_dev (&d->ents[n - 1]);
+  for (ssize_t i = 0; i < n; i++)
+    if (!d->ents[i].stat_errno)
+      dirplus_statx_reply (d->fd, d->ents[i].name, mask, &d->ents[i].stx);
   if (!want)
     return n;
 
-  /* Apply the results; send what the stat showed is still missing.  */
+  /* Apply the results (the statx replies' attributes first); send what
+     the stat showed is still missing.  */
   bool again = false;
   count = 0;
   for (ssize_t i = 0; i < n; i++)
     {
       struct dirplus_entry *e = &d->ents[i];
       res[i].bits = dirplus_attrs_needed (e, d->flags);
+      res[i].bits = dirplus_statx_attrs_take (e, res[i].bits);
       unsigned int missing = apply_probes (e, res[i].bits, &res[i]);
       /* GNU asks for no default ACL where the access ACL is there, nor
          for what its latch says is unsupported.  */

@@ -32,12 +32,8 @@ static const char *const backend_names[] =
   [DIRPLUS_URING] = "uring",
   [DIRPLUS_SYNC] = "sync",
   [DIRPLUS_INTREE] = "intree",
+  [DIRPLUS_STATX] = "statx",
 };
-
-/* What "auto" uses when the kernel module is absent.  Decided by
-   measurement (see README, "Backends"): on a warm cache io_uring statx is
-   punted to worker threads and loses to sync statx.  */
-#define DIRPLUS_AUTO_USERSPACE DIRPLUS_SYNC
 
 /** The name of backend B.  */
 const char *
@@ -68,6 +64,8 @@ backend_ops (enum dirplus_backend b)
       return &dirplus_sys_ops;
     case DIRPLUS_GETDENTSPLUS:
       return &dirplus_gdp_ops;
+    case DIRPLUS_STATX:
+      return &dirplus_sync_ops; /* with the attributes asked */
 #if USE_URING
     case DIRPLUS_URING:
       return &dirplus_uring_ops;
@@ -94,6 +92,8 @@ backend_probe (enum dirplus_backend b)
       errno = ENOSYS;
       return -1;
 #endif
+    case DIRPLUS_STATX:
+      return dirplus_statx_attrs_probe ();
     case DIRPLUS_SYNC:
       return 0;
     default:
@@ -129,14 +129,25 @@ dirplus_setup (enum dirplus_backend want)
     {
       setup_auto = true;
       /* The kernel's own call, then the module's (its syscall, else its
-         ioctl: dirplus-gdp.c), then user space.  */
+         ioctl: dirplus-gdp.c), then one statx per file where the
+         kernel's statx answers the ACL and label bits, then io_uring
+         where its statx runs inline (no io-wq hand-off per file on a
+         warm tree), then sync.  The last two are looked for only on a
+         kernel that may have their series (dirplus-kver.c): on older
+         ones auto costs no probe, and io_uring, whose statx is always
+         punted to io-wq there, loses to sync on a warm cache (README,
+         "Backends"; network directories still go to it:
+         dirplus_set_dev).  */
       if (backend_probe (DIRPLUS_INTREE) == 0)
         setup_backend = DIRPLUS_INTREE;
       else if (backend_probe (DIRPLUS_GETDENTSPLUS) == 0)
         setup_backend = DIRPLUS_GETDENTSPLUS;
-      else if (DIRPLUS_AUTO_USERSPACE != DIRPLUS_SYNC
-               && backend_probe (DIRPLUS_AUTO_USERSPACE) == 0)
-        setup_backend = DIRPLUS_AUTO_USERSPACE;
+      else if (backend_probe (DIRPLUS_STATX) == 0)
+        setup_backend = DIRPLUS_STATX;
+#if USE_URING
+      else if (dirplus_uring_statx_inline ())
+        setup_backend = DIRPLUS_URING;
+#endif
       else
         setup_backend = DIRPLUS_SYNC;
     }
@@ -144,6 +155,11 @@ dirplus_setup (enum dirplus_backend want)
     setup_backend = want;
   else
     setup_errno = errno;
+  /* The statx attributes: asked by the backend named after them, and
+     by the ring's statx SQEs (no xattr SQE for what they answer); the
+     sync backend stays the portable floor (statx + listxattr).  */
+  dirplus_statx_attrs_use (setup_backend == DIRPLUS_STATX
+                           || setup_backend == DIRPLUS_URING);
 
  done:
   if (setup_backend < 0)

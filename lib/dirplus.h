@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus.h -- read a directory: names, stat data and attribute bits.
 
-   One API, three backends chosen at run time (best first):
+   One API, backends chosen at run time (best first):
+     intree        the kernel's getdentsplus(2) (upstream/'s series)
      getdentsplus  the kernel module's call: one syscall per batch
-     uring         getdents64 + batched IORING_OP_STATX (liburing)
+     statx         getdents64 + one statx per entry whose ACL and label
+                   attributes (upstream/statx-attrs/) replace the xattr
+                   calls, entry by entry (dirplus-statxattr.c)
+     uring         getdents64 + batched IORING_OP_STATX (liburing); auto
+                   takes it where the kernel runs that statx inline
+                   (upstream/io_uring-statx/)
      sync          getdents64 + statx (+ at most one llistxattr) per entry
 
    Errors: functions return -1 (or NULL) with errno set.  Failures that
@@ -44,6 +50,7 @@ enum dirplus_backend
   DIRPLUS_URING,
   DIRPLUS_SYNC,
   DIRPLUS_INTREE,		/* the in-tree getdentsplus(2) system call */
+  DIRPLUS_STATX,		/* sync, with statx's ACL/label attributes */
 };
 
 /* Request flags (dirplus_open, dirplus_stat).  */
@@ -88,9 +95,15 @@ struct dirplus_entry
 struct dirplus_dir;
 
 /* Choose the backend for this process.  DIRPLUS_AUTO consults the
-   environment variable LSPLUS_BACKEND (auto|getdentsplus|uring|sync) and
-   then probes: getdentsplus when the module is loaded, else sync (measured
-   faster than uring on a warm cache; uring has the fewest syscalls).
+   environment variable LSPLUS_BACKEND
+   (auto|intree|getdentsplus|statx|uring|sync) and then probes: intree
+   when the kernel has the call, getdentsplus when the module is loaded,
+   statx when the kernel's statx reports the ACL and label attributes,
+   uring when the kernel runs io_uring's statx inline, else sync
+   (measured faster than uring whose statx goes to io-wq, on a warm
+   cache; uring has the fewest syscalls).  The statx and uring probes
+   are made only on a kernel that may have their series (7.2 or later,
+   from the vDSO: no system call before).
    LSPLUS_URING_BATCH (8..4096, default 256) sizes the io_uring ring;
    LSPLUS_THREADS=0|1 turns the sync backend's helper thread off|on
    (default: on when a CPU is idle, see dirplus-batch.c).
@@ -107,7 +120,7 @@ int dirplus_setup (enum dirplus_backend want);
 const char *dirplus_env_invalid (void);
 
 /* The name of a backend ("auto", "getdentsplus", "uring", "sync",
-   "intree").  */
+   "intree", "statx").  */
 const char *dirplus_backend_name (enum dirplus_backend b);
 
 /* Parse a backend name; -1 if unknown.  */

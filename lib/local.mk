@@ -21,6 +21,8 @@ lib_libdirplus_a_SOURCES = \
 	lib/dirplus-getdents.c \
 	lib/dirplus-pool.c \
 	lib/dirplus-stat.c \
+	lib/dirplus-statxattr.c \
+	lib/dirplus-kver.c \
 	lib/dirplus-xattr.c
 if USE_URING
 lib_libdirplus_a_SOURCES += lib/dirplus-uring.c lib/dirplus-uring-ring.c \
