@@ -28,8 +28,9 @@
      ls.h          the shared types (struct fileinfo), option globals and
                    the interface of every file above
      lib/dirplus*  reading directories (names + stat data + attribute bits)
-                   with four backends: intree (the in-tree call), getdentsplus
-                   (the module), io_uring, sync
+                   with five backends: intree (the in-tree call), getdentsplus
+                   (the module), statx (its ACL and label attributes),
+                   io_uring, sync
 
    Deliberate deviations from GNU ls 9.1:
      - ls -R descends by opening each directory relative to its parent's
@@ -456,12 +457,15 @@ Environment variables of lsplus alone:\n\
   LSPLUS_BACKEND=WORD        how directories are read: auto (the default:\n\
                              intree if the kernel has it, else\n\
                              getdentsplus if its kernel module is loaded,\n\
-                             else sync, and uring for the directories of\n\
-                             network filesystems), intree (the kernel's own\n\
-                             getdentsplus system call), getdentsplus (the\n\
-                             module: no system call per file), uring\n\
-                             (io_uring batches), sync (getdents64 +\n\
-                             statx); naming\n\
+                             else statx if the kernel's statx tells ACLs\n\
+                             and labels, else uring if its statx runs\n\
+                             inline, else sync, and uring for the\n\
+                             directories of network filesystems), intree\n\
+                             (the kernel's own getdentsplus system call),\n\
+                             getdentsplus (the module: no system call per\n\
+                             file), statx (one statx per file, no xattr\n\
+                             call), uring (io_uring batches), sync\n\
+                             (getdents64 + statx + listxattr); naming\n\
                              a backend that is not available, or an\n\
                              unknown WORD, is an error (exit status 2)\n\
   LSPLUS_THREADS=0|1         sync backend: 0 never shares a big directory\n\
@@ -932,7 +936,7 @@ setup_backend (void)
       b = dirplus_backend_parse (want);
       if (b < 0)
         error (LS_FAILURE, 0, "invalid value of LSPLUS_BACKEND: %s "
-               "(valid: auto, intree, getdentsplus, uring, sync)", quote (want));
+               "(valid: auto, intree, getdentsplus, statx, uring, sync)", quote (want));
     }
   char const *bad = dirplus_env_invalid ();
   if (bad)
