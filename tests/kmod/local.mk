@@ -123,6 +123,7 @@ EXTRA_DIST += \
 	tests/kmod/vm/vm-nfs-setup.sh \
 	tests/kmod/vm/vm-nfs-tests.sh \
 	tests/kmod/vm/vm-realcall-tests.sh \
+	tests/kmod/vm/vm-statxattr-tests.sh \
 	tests/kmod/vm/vm-review-tests.sh \
 	tests/kmod/vm/vm-tests.sh
 

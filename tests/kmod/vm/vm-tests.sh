@@ -340,6 +340,16 @@ if want realcall; then
 	sh /vm-realcall-tests.sh
 	module_loaded || { insmod /getdentsplus.ko; check $? "insmod after realcall"; }
 fi
+
+# ---- issue 20: src/ls over statx's ACL/label attributes and io_uring's
+# inline statx, on a kernel with those series (vm-statxattr-tests.sh;
+# skips elsewhere).  Only when named (lsplus.tests=...,statxattr: the
+# debug kernel, vm-debug.test); it unloads the module for auto's choice
+# and loads it again.
+if want statxattr; then
+	sh /vm-statxattr-tests.sh
+	module_loaded || { insmod /getdentsplus.ko; check $? "insmod after statxattr"; }
+fi
 want e2e || exit 0
 
 # ---- end to end with src/ls ----------------------------------------
