@@ -900,6 +900,77 @@ def all_cases():
     return out
 
 
+FS_DIRS = ("types", "links", "attrs", "names", "sizes", "times", "sort",
+           "owners")
+
+
+def fs_cases():
+    """The fixture on another filesystem (tests/gnu/fsmatrix.py: xfs,
+    btrfs, erofs, squashfs, overlayfs, ext2, ramfs, tmpfs, FUSE): what a
+    filesystem can change -- the getdents order (-U), d_type, inode
+    numbers, block counts and sizes, birth times, ACLs, labels,
+    capabilities, hard links, EACCES, mount and subvolume boundaries --
+    in the long and short formats, recursion, the unprivileged cases and
+    a few columns, in C and C.UTF-8: about 440 cases."""
+    out = []
+    for o in ([], ["-l"], ["-la"], ["-1U"], ["-lU"], ["-i"], ["-s"], ["-ls"],
+              ["-lsh"], ["-F"], ["--color=always"], ["-Z"], ["-lZ"], ["-t"],
+              ["-S"], ["-lu"], ["-lc"], ["-l", "--time=birth"], ["-lL"],
+              ["-li", "--full-time"], ["-lD"], ["-x"], ["-L"],
+              ["-lh", "--si"], ["-lgGno"]):
+        for d in FS_DIRS:
+            out.append(Case("fs", o + [d], env=C))
+    for o in ([], ["-l"], ["-lZ"], ["-1iU"]):
+        for d in FS_DIRS:
+            out.append(Case("fs-utf8", o + [d], env=U))
+    for o in ([], ["-1U"], ["-l"], ["-lU"], ["-i"], ["-ls"], ["-lZ"], ["-R"],
+              ["-lt"]):
+        out.append(Case("fs-big", o + ["big"], env=C))
+    for o in (["-C"], ["-lU"]):
+        out.append(Case("fs-big", o + ["big"], env=U))
+        out.append(Case("fs-big", o + ["many"], env=U))
+    for o in (["-R"], ["-lR"], ["-laR"], ["-lRL"], ["-Ri"], ["-RU"],
+              ["-lRZ"]):
+        for ops in (["deep"], ["rloop"], ["deep", "deep/a", "rloop/sub"]):
+            out.append(Case("fs-recursive", o + ops, env=C))
+    out.append(Case("fs-recursive", ["-lR"], env=C))
+    out.append(Case("fs-recursive", ["-aRi", "-w", "200"], env=U))
+    out.append(Case("fs-recursive", ["-lR", "chain"], env=C, mode="lowfd"))
+    for o in (["-ld"], ["-lL"], ["-lH"], ["-LR"], ["-i", "-L"]):
+        out.append(Case("fs-operands", o + [
+            "links/to-dir", "links/to-file", "links/dangling",
+            "links/abs-dir", "links/loop-a", "types/dir",
+            "types/hardlink1", "emptydir", "top-link", "nosuch"], env=C))
+    for c in group_context() + group_owners():
+        out.append(Case("fs-" + c.group, c.args, env=c.env))
+    ops_list = (["perm"], ["perm/noread"], ["perm/unsearch"],
+                ["perm/unsearch/f1"], ["perm/noread", "perm/ok"],
+                ["perm/link-into-noread"], ["perm/ok/noread2"],
+                ["perm/writeonly"], ["perm/unsearch-big"],
+                ["perm/unreadable-file"])
+    for o in ([], ["-l"], ["-R"], ["-lR"], ["-ld"], ["-L"], ["-lZ"],
+              ["-1U"], ["-i"], ["-s"]):
+        for ops in ops_list:
+            out.append(Case("fs-unpriv", o + ops, env=C, mode="unpriv"))
+    for o in (["-l"], ["-lZ"]):
+        out.append(Case("fs-unpriv", o + ["attrs", "owners"], env=U,
+                        mode="unpriv"))
+    out.append(Case("fs-unpriv", ["-lR"], env=C, mode="unpriv"))
+    out.append(Case("fs-unpriv", ["-R"], cwd="perm", env=C, mode="unpriv"))
+    for o in ([], ["-l"], ["--color=auto", "-F"]):
+        out.append(Case("fs-tty", o + ["names", "attrs"],
+                        env=dict(U, TERM="xterm", COLUMNS=None),
+                        mode="tty", win=(100, 30)))
+        out.append(Case("fs-tty", o + ["perm", "perm/unsearch"],
+                        env=dict(U, TERM="xterm", COLUMNS=None),
+                        mode="tty+unpriv", win=(100, 30)))
+    return out
+
+
+# The named sets of difftest.py's --cases.
+CASE_SETS = {"all": all_cases, "fs": fs_cases}
+
+
 if __name__ == "__main__":
     cs = all_cases()
     for c in cs:

@@ -13,6 +13,7 @@ then "N/M identical".  Exit status: 0 all identical, 1 some differ,
   difftest.py [--ls PATH] [--gnu PATH] [-k PATTERN]... [--backends LIST]
               [-j JOBS] [--show N] [--list] [--keep] [--no-deep]
               [--view OLD=NEW]... [--fixture DIR] [--no-shm] [--gnu-once]
+              [--cases SET] [--exclude PATTERN]... [--sample N]
 
 The ls under test: --ls, else $LSPLUS_LS, else ./src/ls (make check runs
 from the top build directory).  LSPLUS_BACKEND (or each of --backends)
@@ -23,9 +24,15 @@ Other filesystems (tests/kmod/nfs-vm.test): --view OLD=NEW runs the cases
 on the fixture as seen under another path -- the fixture root with its
 prefix OLD replaced by NEW, e.g. built on ext4 and listed through an NFS
 mount of it -- once per view and backend.  --fixture DIR reuses the
-fixture an earlier --keep run left in DIR (and keeps it), --no-shm builds
+fixture an earlier --keep run left in DIR (and keeps it; with views, the
+fixture need only be in them, DIR still holds the copy of ours that the
+unprivileged cases run), --no-shm builds
 no tmpfs copy (its @SHM@ cases are dropped), --gnu-once runs GNU ls once
 per view and case and compares every backend with that result.
+--cases fs runs the smaller set made for other filesystems (cases.py's
+fs_cases(), tests/gnu/fsmatrix.py) instead of the whole suite, --exclude
+leaves out the cases whose id matches a regex, --sample N keeps every Nth
+of the cases selected.
 """
 
 import sys
@@ -400,9 +407,20 @@ def main():
     ap.add_argument("--gnu-once", action="store_true",
                     help="run GNU ls once per view and case, not once "
                     "per backend")
+    ap.add_argument("--cases", choices=sorted(casesmod.CASE_SETS),
+                    default="all", help="which set of cases (default all)")
+    ap.add_argument("--exclude", action="append", default=[],
+                    metavar="PATTERN",
+                    help="leave out the cases whose id matches this regex")
+    ap.add_argument("--sample", type=int, default=1, metavar="N",
+                    help="only every Nth case of those selected")
     a = ap.parse_args()
 
-    cs = select_cases(casesmod.all_cases(), a.k)
+    cs = select_cases(casesmod.CASE_SETS[a.cases](), a.k)
+    if a.exclude:
+        drop = [re.compile(p) for p in a.exclude]
+        cs = [c for c in cs if not any(r.search(c.id) for r in drop)]
+    cs = cs[::max(a.sample, 1)]
     if a.list:
         for c in cs:
             print(c.id)
@@ -444,9 +462,15 @@ def main():
             if a.fixture:
                 fixture.check_env()
                 root = os.path.join(tmp, "fx")
-                if not os.path.isdir(root):
-                    print("difftest: no fixture in %s" % tmp, file=sys.stderr)
-                    return 1
+                # With views, only they need the fixture (a FUSE daemon or
+                # an image may be the only place it is).
+                there = [root] if not views else [
+                    new + root[len(old):] for old, new in views]
+                for r in there:
+                    if not os.path.isdir(r):
+                        print("difftest: no fixture in %s"
+                              % os.path.dirname(r), file=sys.stderr)
+                        return 1
             else:
                 root, _ = fixture.build(tmp)
         except fixture.Skip as e:
@@ -470,19 +494,23 @@ def main():
         ours_copy = os.path.join(bindir, "ls-ours")
         shutil.copy2(ours, ours_copy)
         os.chmod(ours_copy, 0o755)
-        # Settle atimes (relatime) before comparing anything, and write
-        # the fixture back (block counts once showed 'total 96' to GNU and
-        # 'total 100' to ours a moment later, under heavy load).
-        subprocess.run([a.gnu, "-laRL"], cwd=root, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        try:
-            subprocess.run(["sync", "-f", root])
-        except OSError:
-            pass
         roots = [(root, "")]
         if views:
             roots = [(new + root[len(old):], "[%s] " % new)
                      for old, new in views]
+        # Settle atimes (relatime) before comparing anything, in every
+        # view (an overlay's or a snapshot's directories have their own),
+        # and write the fixture back (block counts once showed 'total 96'
+        # to GNU and 'total 100' to ours a moment later, under heavy load).
+        for r in set([root] + [r for r, _ in roots]):
+            if not os.path.isdir(r):
+                continue
+            subprocess.run([a.gnu, "-laRL"], cwd=r, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        try:
+            subprocess.run(["sync", "-f", roots[0][0]])
+        except OSError:
+            pass
         return run_all(a, cs, roots, ours_copy, backends, tmp)
     finally:
         if SHM["root"]:
