@@ -32,7 +32,7 @@
      dirplus-attr.c     attribute rules; the per-device "xattrs
                         unsupported" latch
      dirplus-statxattr.c the statx ACL and label attributes (a kernel
-                        with upstream/statx-attrs/): where they stand
+                        with upstream/statx-xattr-info/): where they stand
                         for the xattr probes
      dirplus-kver.c     the running kernel's version (vDSO note, no
                         system call)
@@ -59,7 +59,7 @@
 
 #include "dirplus.h"
 
-/* The statx ACL and label attributes of upstream/statx-attrs/'s series
+/* The statx ACL and label attributes of upstream/statx-xattr-info/'s series
    (dirplus-statxattr.c), where the headers do not have them yet.  */
 #ifndef STATX_XATTR_INFO
 # define STATX_XATTR_INFO 0x00040000U

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dirplus-statxattr.c -- shared piece: the ACL and label presence
-   attributes of statx (upstream/statx-attrs/'s series), where they can
+   attributes of statx (upstream/statx-xattr-info/'s series), where they can
    stand for GNU ls 9.1's xattr probes.
 
    The series adds to <linux/stat.h> (values final; defined in
@@ -17,6 +17,18 @@
    STATX_XATTR_INFO is in stx_mask); else it is not known, and that
    entry's bits are found the old way (dirplus-stat.c, the uring
    backend's probes): the decision is per reply, never per kernel.
+   (The series as written reports neither attribute to a request
+   without STATX_XATTR_INFO, and io_uring's inline statx answers it from
+   caches only, punting to io-wq what they cannot tell; a reply with
+   the bits unasked is still taken, should a kernel give them.)
+
+   Where the request carries STATX_XATTR_INFO: a directory's entries
+   once its filesystem is known to be local (dirplus_set_dev, as ls
+   does before reading, or learnt from its first entry's reply).  Not
+   for a file whose filesystem is not known beforehand (an operand of
+   ls: dirplus_stat; the first entry of a directory nobody told the
+   device of): it may be on NFS, where asking would cost a GETACL
+   round trip GNU then makes again.  Those are asked the old way.
 
    Where the attributes replace the probes (dirplus_statx_attrs_take):
      - only on a local filesystem (dirplus-fs.c).  On a network one GNU

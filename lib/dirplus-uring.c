@@ -22,7 +22,7 @@
    (the ring has one issuer), go to dirplus-batch.c.
 
    On a local filesystem, where the statx attributes are in use
-   (dirplus-statxattr.c: a kernel with upstream/statx-attrs/), the statx
+   (dirplus-statxattr.c: a kernel with upstream/statx-xattr-info/), the statx
    SQEs ask STATX_XATTR_INFO and no xattr probe goes with them: only an
    entry whose reply did not determine its ACL or label is probed, in
    the second run.  With upstream/io_uring-statx/ as well

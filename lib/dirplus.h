@@ -5,7 +5,7 @@
      intree        the kernel's getdentsplus(2) (upstream/'s series)
      getdentsplus  the kernel module's call: one syscall per batch
      statx         getdents64 + one statx per entry whose ACL and label
-                   attributes (upstream/statx-attrs/) replace the xattr
+                   attributes (upstream/statx-xattr-info/) replace the xattr
                    calls, entry by entry (dirplus-statxattr.c)
      uring         getdents64 + batched IORING_OP_STATX (liburing); auto
                    takes it where the kernel runs that statx inline

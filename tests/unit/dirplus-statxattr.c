@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tests/unit/dirplus-statxattr.c -- unit tests of lib/dirplus-statxattr.c
-   (the statx ACL and label attributes of upstream/statx-attrs/) and of
+   (the statx ACL and label attributes of upstream/statx-xattr-info/) and of
    auto's choice between it and io_uring's inline statx
    (upstream/io_uring-statx/), on a kernel that has neither: the
    attributes are emulated on real statx replies (dirplus_statx_emulate),

@@ -4,7 +4,7 @@
 # vm-tests.sh (issue 20, point 3; busybox sh; TAP lines without numbers):
 # src/ls over the two smaller kernel series, on a kernel that has them
 # (the debug kernel of vm-debug.test):
-#   A  upstream/statx-attrs/: statx's STATX_XATTR_INFO, STATX_ATTR_ACL,
+#   A  upstream/statx-xattr-info/: statx's STATX_XATTR_INFO, STATX_ATTR_ACL,
 #      STATX_ATTR_SECLABEL (the library's "statx" backend:
 #      lib/dirplus-statxattr.c);
 #   B  upstream/io_uring-statx/: IORING_OP_STATX inline where it would
@@ -239,7 +239,7 @@ if [ $have_a = 1 ]; then
 		echo "# $fs: ls -l flat ($n entries), all calls: $g; statx backend $(a_statx /tmp/a.tr) statx, $(a_xattr /tmp/a.tr) xattr calls"
 	done
 else
-	ok "statxattr: statx attributes # SKIP this kernel's source has no statx-attrs series"
+	ok "statxattr: statx attributes # SKIP this kernel's source has no statx-xattr-info series"
 fi
 
 # ---- c) feature B: STATX SQEs inline on a warm tree -----------------
