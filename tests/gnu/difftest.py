@@ -17,8 +17,9 @@ then "N/M identical".  Exit status: 0 all identical, 1 some differ,
 
 The ls under test: --ls, else $LSPLUS_LS, else ./src/ls (make check runs
 from the top build directory).  LSPLUS_BACKEND (or each of --backends)
-is passed to ours only.  The 10,000-level -R case is ours only: GNU ls
-cannot list it, we must (a deliberate improvement).
+is passed to ours only (a backend of --backends may carry variables
+of its own: sync+LSPLUS_THREADS=1).  The 10,000-level -R case is ours
+only: GNU ls cannot list it, we must (a deliberate improvement).
 
 Other filesystems (tests/kmod/nfs-vm.test): --view OLD=NEW runs the cases
 on the fixture as seen under another path -- the fixture root with its
@@ -300,6 +301,21 @@ def backend_available(ours, backend):
     return True, ""
 
 
+def backend_env(be):
+    """The environment of ours for BE: a backend, or a backend and
+    variables, BACKEND+VAR=VALUE+... (e.g. sync+LSPLUS_THREADS=1)."""
+    if be is None:
+        return {}
+    name, *assigns = be.split("+")
+    env = {"LSPLUS_BACKEND": name}
+    for v in assigns:
+        k, sep, val = v.partition("=")
+        if not sep:
+            raise SystemExit("difftest: --backends: %r is not VAR=VALUE" % v)
+        env[k] = val
+    return env
+
+
 def build_shm_fixture():
     """Part of the fixture again on a tmpfs (/dev/shm): another getdents
     order, other directory sizes.  Returns its parent or None."""
@@ -379,8 +395,9 @@ def main():
     ap.add_argument("-k", action="append", default=[], metavar="PATTERN",
                     help="only cases whose id matches this regex")
     ap.add_argument("--backends", default=None,
-                    help="comma-separated backends for ours "
-                    "(default: $LSPLUS_BACKEND or the program's choice)")
+                    help="comma-separated backends for ours, each with "
+                    "variables to set if wanted (BACKEND+VAR=VALUE...; "
+                    "default: $LSPLUS_BACKEND or the program's choice)")
     ap.add_argument("-j", type=int, default=2 * (os.cpu_count() or 1))
     ap.add_argument("--show", type=int, default=30,
                     help="print full diffs of this many failures")
@@ -516,7 +533,8 @@ def main():
         if SHM["root"]:
             fixture.remove(os.path.dirname(SHM["root"]))
         if a.keep:
-            print("fixture kept in", tmp)
+            if not a.fixture:
+                print("fixture kept in", tmp)
         else:
             fixture.remove(tmp)
 
@@ -532,14 +550,14 @@ def run_all(a, cs, roots, ours, backends, tmp):
     gnu_cache = {}               # (root, case id) -> Result, --gnu-once
     for be in backends:
         if be is not None:
-            ok, why = backend_available(ours, be)
+            ok, why = backend_available(ours, be.split("+")[0])
             if not ok:
                 print("backend %s unavailable: %s" % (be, why))
                 skipped.append(be)
                 continue
         usable.append(be)
     for (root, vtag), be in [(r, be) for r in roots for be in usable]:
-        extra = {} if be is None else {"LSPLUS_BACKEND": be}
+        extra = backend_env(be)
         tag = vtag + ("" if be is None else "[%s] " % be)
         total0, same0 = total, same
 

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """fsmatrix.py -- the GNU differential suite on other filesystems (issue 21).
 
-  fsmatrix.py [--ls PATH] [--gnu PATH] [--backends LIST] [-j JOBS]
-              [--sample N] [--keep] [-k PATTERN]... [--dump] FS
+  fsmatrix.py [--ls PATH] [--gnu PATH] [--backends LIST] [--no-variants]
+              [-j JOBS] [--sample N] [--keep] [-k PATTERN]... [--dump]
+              [--cases SET] FS
 
 Mounts FS in a fresh directory, puts the suite's fixture (fixture.py:
 ACLs, default ACLs, security.selinux labels, capabilities, user xattrs,
@@ -11,17 +12,20 @@ hard links, odd names, unreadable directories, unknown owners, devices,
 sockets, fifos, a 3,000-entry directory, ...) on it as far as the
 filesystem holds them, and runs difftest.py's "fs" set of cases
 (cases.py's fs_cases(): about 430, C and C.UTF-8, as root and as uid
-65534) there: GNU ls once per view and case, ours once per backend,
-stdout, stderr and exit status byte for byte.  The loop images and FUSE
-mounts are undone whatever happens (also on SIGTERM).
+65534) there: GNU ls once per view and case, ours once per backend
+(auto, sync, uring, getdentsplus, intree: those that work here) and,
+in the first view, with the read-ahead, helper and remote-pool threads
+forced (VARIANTS): stdout, stderr and exit status byte for byte.  The
+loop images and FUSE mounts are undone whatever happens (also on
+SIGTERM).
 
 FS (one make check test each, tests/gnu/fs-FS.test) and its views:
   xfs, ext2-nofiletype (mke2fs -O ^filetype: every d_type is unknown),
   ramfs (no xattrs at all: the fixture goes without its ACLs, labels
   and capabilities), tmpfs: the fixture built on the mount;
   btrfs: a subvolume holding the fixture and a nested subvolume inside
-  it, a nested subvolume holding a snapshot of it, a snapshot and a
-  read-only snapshot;
+  it (deep/subvol), a nested subvolume holding a snapshot of it, a
+  snapshot and a read-only snapshot (without deep/subvol);
   erofs: default, without xattrs (-x -1), lz4hc with compact inodes
   wherever they fit (--ignore-mtime);
   squashfs: with and without xattrs;
@@ -29,8 +33,8 @@ FS (one make check test each, tests/gnu/fs-FS.test) and its views:
   tmpfs upper; in both, files removed (whiteouts), a directory removed
   and made again (opaque), files copied up (chmod, chown, a write, an
   ACL, a user xattr, a rename, a hard link);
-  fuse2fs (an ext4 image), squashfuse, bindfs (over a tmpfs): FUSE,
-  mounted allow_other for the unprivileged cases.
+  fuse2fs (an ext4 image, without big/ and chain/), squashfuse, bindfs
+  (over a tmpfs): FUSE, mounted allow_other for the unprivileged cases.
 The image builders (mkfs.erofs, mksquashfs) take the fixture from a
 tmpfs, without the 5 GiB and 999 GiB sparse files (they would read them
 all) and, for mkfs.erofs 1.5, with 254-byte names for 255.
@@ -58,6 +62,20 @@ import difftest                      # noqa: E402
 import fixture                       # noqa: E402
 
 BACKENDS = "auto,sync,uring,getdentsplus,intree"
+# The threads forced on (unless --no-variants): on a local filesystem the cold-tree
+# read-ahead on every directory with the helper thread, and the
+# filesystem taken for a network one (GNU's probes, through io_uring
+# under auto, from the remote pool with read-ahead under sync); on FUSE
+# the remote pool and read-ahead at 8, and the network rules.
+VARIANTS = {
+    "local": ("sync+LSPLUS_COLD_USEC=0+LSPLUS_THREADS=1",
+              "auto+LSPLUS_REMOTE=net",
+              "sync+LSPLUS_REMOTE=net+LSPLUS_REMOTE_THREADS=8"
+              "+LSPLUS_AHEAD=8"),
+    "fuse": ("sync+LSPLUS_REMOTE_THREADS=8+LSPLUS_AHEAD=8",
+             "auto+LSPLUS_REMOTE=net"),
+}
+FUSE = ("fuse2fs", "squashfuse", "bindfs")
 IMG_SIZE = "600M"                    # loop images (sparse files)
 
 
@@ -279,7 +297,9 @@ def setup_squashfs(rig):
 def overlay_changes(root):
     """Through the overlay mounted with the fixture ROOT: whiteouts, an
     opaque directory, copied-up files; the times pinned again."""
-    p = lambda rel: os.path.join(root, rel)        # noqa: E731
+    def p(rel):
+        return os.path.join(root, rel)
+
     for rel in ("types/README", "sort/makefile", "names/plain",
                 "many/a0", "big/e00010xxxxxxxxxx"):
         if os.path.lexists(p(rel)):
@@ -405,7 +425,12 @@ def main():
     ap.add_argument("fs", choices=sorted(SETUPS))
     ap.add_argument("--ls", default=os.environ.get("LSPLUS_LS"))
     ap.add_argument("--gnu", default="/bin/ls")
-    ap.add_argument("--backends", default=BACKENDS)
+    ap.add_argument("--backends", default=BACKENDS,
+                    help="backends of ours, each with variables if wanted "
+                    "(difftest.py; default %s)" % BACKENDS)
+    ap.add_argument("--no-variants", action="store_true",
+                    help="not also the backends with threads forced "
+                    "(VARIANTS)")
     ap.add_argument("-j", type=int, default=None)
     ap.add_argument("--sample", type=int, default=None,
                     help="every Nth case (default 1; 3 for a sanitizer "
@@ -415,6 +440,9 @@ def main():
     ap.add_argument("--show", type=int, default=30)
     ap.add_argument("-k", action="append", default=[], metavar="PATTERN",
                     help="only cases whose id matches (difftest.py -k)")
+    ap.add_argument("--cases", default="fs",
+                    help="difftest.py's set of cases (default fs; all: the "
+                    "whole suite, by hand)")
     ap.add_argument("--dump", action="store_true",
                     help="print both outputs of every case (difftest.py)")
     a = ap.parse_args()
@@ -434,6 +462,8 @@ def main():
         elif sanitized(ours):
             print("note: sanitizer build: every 3rd case")
             sample = 3
+    variants = () if a.no_variants else VARIANTS[
+        "fuse" if a.fs in FUSE else "local"]
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     t0 = time.time()
@@ -451,23 +481,35 @@ def main():
         setup = time.time() - t0
         print("%s: set up in %.1fs%s" % (a.fs, setup, "".join(
             "\n  view %s" % new for _, new in views)))
-        argv = [sys.executable, os.path.join(HERE, "difftest.py"),
-                "--ls", ours, "--gnu", a.gnu, "--fixture", fxdir,
-                "--no-shm", "--no-deep", "--gnu-once", "--cases", "fs",
-                "--sample", str(sample), "--backends", a.backends,
-                "--show", str(a.show)]
-        if a.j:
-            argv += ["-j", str(a.j)]
-        for k in a.k:
-            argv += ["-k", k]
-        if a.dump:
-            argv.append("--dump")
-        for old, new in views:
-            argv += ["--view", "%s=%s" % (old, new)]
-        for x in rig.exclude:
-            argv += ["--exclude", x]
-        sys.stdout.flush()
-        rc = subprocess.run(argv).returncode
+        def difftest_argv(backends, views):
+            argv = [sys.executable, os.path.join(HERE, "difftest.py"),
+                    "--ls", ours, "--gnu", a.gnu, "--fixture", fxdir,
+                    "--no-shm", "--no-deep", "--gnu-once", "--cases", a.cases,
+                    "--sample", str(sample), "--backends", backends,
+                    "--show", str(a.show)]
+            if a.j:
+                argv += ["-j", str(a.j)]
+            for k in a.k:
+                argv += ["-k", k]
+            if a.dump:
+                argv.append("--dump")
+            for old, new in views:
+                argv += ["--view", "%s=%s" % (old, new)]
+            for x in rig.exclude:
+                argv += ["--exclude", x]
+            return argv
+
+        # Every view with every backend; the variants in the first view
+        # only (the threads meet the same filesystem in the others).
+        runs = [(a.backends, views)]
+        if variants:
+            runs.append((",".join(variants), views[:1]))
+        rcs = []
+        for backends, vs in runs:
+            sys.stdout.flush()
+            rcs.append(subprocess.run(difftest_argv(backends, vs)).returncode)
+        rc = 1 if any(r not in (0, 77) for r in rcs) else (
+            77 if all(r == 77 for r in rcs) else 0)
         print("%s: %.1fs in all (setup %.1fs)" % (a.fs, time.time() - t0,
                                                  setup))
         return rc
