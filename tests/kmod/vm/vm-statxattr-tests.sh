@@ -40,7 +40,12 @@
 #   d) the calls per entry of GNU, sync, statx and uring side by side
 #      ("# calls per entry: ...").
 # Fails on a difference or a count; prints GNU's counts beside ours.
-LS=/opt/lsplus/ls
+# On the host, tests/unit/statxattr-ls.test runs part A of it over an
+# emulation of the series (tests/unit/statxattr-shim.c, LD_PRELOAD):
+# LSPLUS_SXA_LS (the ls), LSPLUS_SXA_FSES (the directories to build the
+# trees in) and LSPLUS_SXA_PARTS (A, B or AB: the parts to run, whatever
+# the initramfs has) replace the VM's defaults.
+LS=${LSPLUS_SXA_LS:-/opt/lsplus/ls}
 KO=/getdentsplus.ko
 export LC_ALL=C TZ=UTC
 timescale=${timescale:-1}
@@ -59,6 +64,11 @@ echo "# --- statxattr"
 have_a=0 have_b=0
 [ -x /usr/bin/statx_xattr_info_test ] && have_a=1
 [ -x /usr/bin/statx_inline_test ] && have_b=1
+if [ -n "${LSPLUS_SXA_PARTS-}" ]; then
+	have_a=0 have_b=0
+	case $LSPLUS_SXA_PARTS in *A*) have_a=1 ;; esac
+	case $LSPLUS_SXA_PARTS in *B*) have_b=1 ;; esac
+fi
 if [ $have_a = 0 ] && [ $have_b = 0 ]; then
 	ok "statxattr: src/ls over statx attributes and inline io_uring statx # SKIP this kernel's source has neither series"
 	exit 0
@@ -112,7 +122,7 @@ mk_tree() { # DIR
 		setfacl -m u:65534:r "$1/nolabel/$d/h2"
 	done
 }
-FSES="/mnt/ext4 /mnt/tmp"
+FSES=${LSPLUS_SXA_FSES:-/mnt/ext4 /mnt/tmp}
 for fs in $FSES; do mk_tree "$fs/sxa"; done
 
 # same WHAT: /tmp/o.* equal /tmp/g.*.
@@ -327,7 +337,7 @@ line="GNU $(per /bin/ls), sync $(per env LSPLUS_BACKEND=sync $LS)"
 [ $have_a = 1 ] && line="$line, statx $(per env LSPLUS_BACKEND=statx $LS)"
 LSPLUS_BACKEND=uring $LS -d / >/dev/null 2>&1 && line="$line, uring $(per env LSPLUS_BACKEND=uring $LS)"
 line="$line, auto $(per $LS)"
-echo "# calls per entry (ls -lR, ext4, $n entries, net of an empty directory): $line"
+echo "# calls per entry (ls -lR of $t, $n entries, net of an empty directory): $line"
 
 for fs in $FSES; do rm -rf "$fs/sxa"; done
 if [ $had_module = 1 ] && ! module_loaded; then
