@@ -156,10 +156,12 @@ dirplus_setup (enum dirplus_backend want)
   else
     setup_errno = errno;
   /* The statx attributes: asked by the backend named after them, and
-     by the ring's statx SQEs (no xattr SQE for what they answer); the
-     sync backend stays the portable floor (statx + listxattr).  */
+     by the ring's statx SQEs where the kernel has them (no xattr SQE
+     for what they answer); the sync backend stays the portable floor
+     (statx + listxattr).  */
   dirplus_statx_attrs_use (setup_backend == DIRPLUS_STATX
-                           || setup_backend == DIRPLUS_URING);
+                           || (setup_backend == DIRPLUS_URING
+                               && backend_probe (DIRPLUS_STATX) == 0));
 
  done:
   if (setup_backend < 0)
