@@ -38,6 +38,11 @@
 ## module's own randomized fuzzer (vm/gdp-fuzz.c) against churn, mounts,
 ## signals and an rmmod/insmod loop, and fault (vm/vm-fault-tests.sh): the
 ## debug kernel's fault injection, kmemleak and a clean rmmod.
+## The issue 21 section (vm/vm-fs-tests.sh, lsplus.tests=fs; in run-vm.test
+## only): xfs, btrfs, erofs, squashfs, f2fs, vfat, exfat and casefold ext4
+## images made on the host (qemu/mkfsimgs) as more virtio disks of the
+## same boot, and overlayfs over the erofs one: ls with the module against
+## GNU ls, gdp-test compare and the strace counts on each.
 ## run-vm.test prints TAP into its .log and exits 0/1 (77 only when not root, not
 ## x86-64 or not Debian; 99 when tools/install-deps was not run).  Downloads
 ## (the kernel package) are cached in $(srcdir)/tests/kmod/cache, or
@@ -89,6 +94,7 @@ EXTRA_DIST += \
 	tests/kmod/qemu/fetch-kernel \
 	tests/kmod/qemu/init \
 	tests/kmod/qemu/mkdisk \
+	tests/kmod/qemu/mkfsimgs \
 	tests/kmod/qemu/mkinitrd \
 	tests/kmod/qemu/nfs-initrd.sh \
 	tests/kmod/qemu/qemu-kprobe/Kbuild \
@@ -117,6 +123,7 @@ EXTRA_DIST += \
 	tests/kmod/vm/vm-compat-tests.sh \
 	tests/kmod/vm/vm-demo.sh \
 	tests/kmod/vm/vm-fault-tests.sh \
+	tests/kmod/vm/vm-fs-tests.sh \
 	tests/kmod/vm/vm-gnudiff.sh \
 	tests/kmod/vm/vm-kselftest.sh \
 	tests/kmod/vm/vm-nfs-lib.sh \
