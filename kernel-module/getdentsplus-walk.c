@@ -21,7 +21,10 @@
  *     zeroed memory and written through the pinned pages (nothing can
  *     fail there: no fault after the read);
  *  4. the position is where the filesystem left it after the last staged
- *     entry: every staged entry is delivered, so nothing is rewound.
+ *     entry: every staged entry is delivered, so nothing is rewound; a
+ *     round that only found the end and still moved the position (btrfs
+ *     moves it from INT_MAX to LLONG_MAX) gives back the position it
+ *     started from, the last record's d_off, as getdents64 leaves it.
  *
  * What is never done: a rewind of the position by guess (the position is
  * consistent after every call, as getdents64's), a private walk (what
@@ -735,9 +738,15 @@ static int gdp_check_args(size_t size, u32 mask, u32 *flags)
  * towards the bound on rounds without progress (a filesystem that offers
  * entries without moving on ends the batch, without an end mark).
  * Returns what iterate_dir() last returned; *@at_end says whether the
- * end of the directory was seen.  A call with a buffer for a full read
- * that has no room left for another read as big as the last ends
- * without the mark: the caller's next call asks with its whole buffer.
+ * end of the directory was seen.  The round that finds the end after
+ * records were delivered is the read the caller's next getdents64
+ * would make: if it moved the position, the position it started from
+ * (the last record's d_off) is put back, so that the position after
+ * the call is the last d_off, as after getdents64 (btrfs marks its end
+ * by moving from INT_MAX to LLONG_MAX on that read).  A call with a
+ * buffer for a full read that has no room left for another read as big
+ * as the last ends without the mark: the caller's next call asks with
+ * its whole buffer.
  */
 static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 		      struct gdp_out *out, bool *at_end)
@@ -745,6 +754,7 @@ static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 	struct file *file = req->dir;
 	size_t full = 0;
 	int idle = 8;
+	loff_t pos;
 	int ret;
 
 	*at_end = false;
@@ -759,6 +769,7 @@ static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 		if (!full)
 			full = st->hint >= GDP_STAGE_MAX ? GDP_STAGE_MAX : 1;
 		gdp_stage_hint(st);
+		pos = file->f_pos;
 		ret = iterate_dir(file, &st->ctx);
 		if (st->last)
 			st->last->off = st->ctx.pos;
@@ -771,6 +782,8 @@ static int gdp_rounds(const struct gdp_req *req, struct gdp_stage *st,
 			break;
 		if (!st->stopped && !st->seen) {
 			*at_end = true;
+			if (ret >= 0 && st->delivered && file->f_pos != pos)
+				file->f_pos = pos;
 			break;
 		}
 		/*
