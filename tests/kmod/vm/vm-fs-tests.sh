@@ -54,7 +54,7 @@ nr=$(cat /sys/module/getdentsplus/parameters/nr 2>/dev/null)
 e2e=1
 [ -x $LS ] && [ -x /bin/bash ] && [ ! -f /etc/lsplus-no-e2e ] || e2e=0
 
-# The disk with serial NAME (boot: -drive ...,serial=NAME).
+# The disk with serial NAME (boot: -device virtio-blk-pci,...,serial=NAME).
 disk_of() {
 	for b in /sys/block/vd*; do
 		[ "$(cat "$b/serial" 2>/dev/null)" = "$1" ] && { echo "/dev/${b##*/}"; return 0; }
