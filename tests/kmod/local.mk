@@ -84,6 +84,7 @@ EXTRA_DIST += \
 	tests/kmod/qemu/arm64-initrd.sh \
 	tests/kmod/qemu/boot \
 	tests/kmod/qemu/build-abi3 \
+	tests/kmod/qemu/build-insn \
 	tests/kmod/qemu/build-kernel \
 	tests/kmod/qemu/build-ls32 \
 	tests/kmod/qemu/build-lsrc \
@@ -93,6 +94,8 @@ EXTRA_DIST += \
 	tests/kmod/qemu/fetch-headers \
 	tests/kmod/qemu/fetch-kernel \
 	tests/kmod/qemu/init \
+	tests/kmod/qemu/insn-check \
+	tests/kmod/qemu/insn-count.c \
 	tests/kmod/qemu/mkdisk \
 	tests/kmod/qemu/mkfsimgs \
 	tests/kmod/qemu/mkinitrd \
@@ -120,6 +123,7 @@ EXTRA_DIST += \
 	tests/kmod/vm/gdp-test.c \
 	tests/kmod/vm/gdp-v4-test.c \
 	tests/kmod/vm/gdp-vmtest.h \
+	tests/kmod/vm/insn-mark.c \
 	tests/kmod/vm/vm-compat-tests.sh \
 	tests/kmod/vm/vm-demo.sh \
 	tests/kmod/vm/vm-fault-tests.sh \

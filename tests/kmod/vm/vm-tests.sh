@@ -106,6 +106,22 @@ check $([ "$abi" = 5 ] && [ $((flags)) -eq $((0x80006c7f)) ] && [ $((mask)) -eq 
 	"ABI published in sysfs: abi $abi, flags $flags, statx_mask $mask"
 echo x 2>/dev/null >$P/abi && notok "sysfs abi is read-only" || ok "sysfs abi is read-only"
 
+# ---- the instruction counter (boot's LSPLUS_VM_INSN: lsplus.insn=1),
+# whatever lsplus.tests says: windows of a known count (a user loop of 3
+# instructions per iteration, getpid() calls), 3 sizes, 2 rounds, early
+# while the VM is idle; the host checks them (qemu/insn-check) ---------
+if grep -q 'lsplus\.insn=1' /proc/cmdline && [ -x /usr/bin/insn-mark ]; then
+	echo "# --- insn calibration"
+	for r in a b; do
+		for n in 1000000 2000000 4000000; do
+			/usr/bin/insn-mark loop $n cal-loop-$n-$r
+		done
+		for n in 20000 40000 80000; do
+			/usr/bin/insn-mark getpid $n cal-getpid-$n-$r
+		done
+	done
+fi
+
 # ---- correctness ---------------------------------------------------
 if want core; then
 run 300 compare $T compare $E $M
