@@ -141,6 +141,11 @@ EXTRA_DIST += \
 ## bench/run-nfs (ls -lR over NFS in this rig's VM; a benchmark, not a test).
 EXTRA_DIST += bench/run-nfs bench/vm-nfs-bench.sh bench/nfs-table.py
 
+## bench/run-insn (guest instructions per entry of ls -lR, counted by
+## tests/kmod/qemu/insn-count.c in this rig's VM; a benchmark, not a test).
+EXTRA_DIST += bench/run-insn bench/vm-insn-bench.sh bench/insn-table.py \
+	bench/results-insn.md
+
 ## The rig's build products (module build, fixture, initramfs, disk image,
 ## serial log) live in tests/kmod/work of the build tree (work-ARCH-SUITE
 ## for the matrix targets); the download
