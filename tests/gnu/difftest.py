@@ -14,6 +14,7 @@ then "N/M identical".  Exit status: 0 all identical, 1 some differ,
               [-j JOBS] [--show N] [--list] [--keep] [--no-deep]
               [--view OLD=NEW]... [--fixture DIR] [--no-shm] [--gnu-once]
               [--cases SET] [--exclude PATTERN]... [--sample N]
+              [--first-view-backends LIST]
 
 The ls under test: --ls, else $LSPLUS_LS, else ./src/ls (make check runs
 from the top build directory).  LSPLUS_BACKEND (or each of --backends)
@@ -29,7 +30,9 @@ fixture an earlier --keep run left in DIR (and keeps it; with views, the
 fixture need only be in them, DIR still holds the copy of ours that the
 unprivileged cases run), --no-shm builds
 no tmpfs copy (its @SHM@ cases are dropped), --gnu-once runs GNU ls once
-per view and case and compares every backend with that result.
+per view and case and compares every backend with that result;
+--first-view-backends LIST runs those backends too, in the first view
+only.
 --cases fs runs the smaller set made for other filesystems (cases.py's
 fs_cases(), tests/gnu/fsmatrix.py) instead of the whole suite, --exclude
 leaves out the cases whose id matches a regex, --sample N keeps every Nth
@@ -426,6 +429,9 @@ def main():
                     "per backend")
     ap.add_argument("--cases", choices=sorted(casesmod.CASE_SETS),
                     default="all", help="which set of cases (default all)")
+    ap.add_argument("--first-view-backends", metavar="LIST",
+                    help="more backends (as --backends), run in the first "
+                    "view only")
     ap.add_argument("--exclude", action="append", default=[],
                     metavar="PATTERN",
                     help="leave out the cases whose id matches this regex")
@@ -528,7 +534,9 @@ def main():
             subprocess.run(["sync", "-f", roots[0][0]])
         except OSError:
             pass
-        return run_all(a, cs, roots, ours_copy, backends, tmp)
+        first_only = a.first_view_backends.split(",") if \
+            a.first_view_backends else ()
+        return run_all(a, cs, roots, ours_copy, backends, tmp, first_only)
     finally:
         if SHM["root"]:
             fixture.remove(os.path.dirname(SHM["root"]))
@@ -539,8 +547,9 @@ def main():
             fixture.remove(tmp)
 
 
-def run_all(a, cs, roots, ours, backends, tmp):
-    """Every case for every (root, view tag) in ROOTS and every backend."""
+def run_all(a, cs, roots, ours, backends, tmp, first_only=()):
+    """Every case for every (root, view tag) in ROOTS and every backend,
+    and in the first root with every backend of FIRST_ONLY too."""
     total = same = 0
     failures = []
     skipped = []
@@ -548,15 +557,18 @@ def run_all(a, cs, roots, ours, backends, tmp):
     t0 = time.time()
     usable = []
     gnu_cache = {}               # (root, case id) -> Result, --gnu-once
-    for be in backends:
+    more = []
+    for be in list(backends) + list(first_only):
         if be is not None:
             ok, why = backend_available(ours, be.split("+")[0])
             if not ok:
                 print("backend %s unavailable: %s" % (be, why))
                 skipped.append(be)
                 continue
-        usable.append(be)
-    for (root, vtag), be in [(r, be) for r in roots for be in usable]:
+        (usable if be in backends else more).append(be)
+    runs = [(r, be) for r in roots for be in usable]
+    runs += [(roots[0], be) for be in more]
+    for (root, vtag), be in runs:
         extra = backend_env(be)
         tag = vtag + ("" if be is None else "[%s] " % be)
         total0, same0 = total, same
@@ -587,7 +599,7 @@ def run_all(a, cs, roots, ours, backends, tmp):
             else:
                 failures.append((tag, None, msg, None))
         per.append("%s%d/%d identical" % (tag, same - same0, total - total0))
-    if skipped and len(skipped) == len(backends):
+    if skipped and len(skipped) == len(backends) + len(first_only):
         print("SKIP: no requested backend available (%s)" % ",".join(skipped))
         return 77
     for i, (tag, c, g, o) in enumerate(failures):
