@@ -148,6 +148,10 @@ int dirplus_uring_stat (int dirfd, struct dirplus_entry *e,
    (the ring created, probed) on a kernel that may have it
    (dirplus-kver.c), else false without a system call.  */
 bool dirplus_uring_statx_inline (void);
+/* Whether the benchmark knob LSPLUS_URING_STOCK=1 is set: IOSQE_ASYNC
+   on the ring's statx and xattr SQEs and no statx attributes, as on a
+   kernel without the two statx series.  */
+bool dirplus_uring_stock (void);
 /* Feature bits a test adds to what the kernel reported (emulation).  */
 extern unsigned int dirplus_uring_fake_features;
 #endif

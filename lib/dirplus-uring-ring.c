@@ -299,6 +299,23 @@ dirplus_uring_statx_inline (void)
           & IORING_FEAT_STATX_INLINE) != 0;
 }
 
+/** Whether the benchmark knob LSPLUS_URING_STOCK=1 is set (read once):
+    the ring then behaves as on a kernel without the two statx series
+    (a stock 7.2): every statx and xattr SQE carries IOSQE_ASYNC, the
+    io-wq hand-off that a stock kernel forces on these opcodes
+    (REQ_F_FORCE_ASYNC, the same flag), and the statx SQEs do not ask
+    the statx attributes, so the ACL and label go to xattr probes.  For
+    bench/run-insn's "io_uring stock" row on the production-configuration
+    kernel; not meant for use.  */
+bool
+dirplus_uring_stock (void)
+{
+  static int stock = -1;
+  if (stock < 0)
+    stock = dirplus_env_number ("LSPLUS_URING_STOCK", 0, 1, 0) == 1;
+  return stock;
+}
+
 /** Let io-wq run up to URING_NET_WORKERS blocking operations at once
     (once): its default for STATX and GETXATTR, bounded work, is 4 per
     CPU, which kept only 4-5 NFS round trips in flight.  */

@@ -123,6 +123,8 @@ queue_probes (struct dirplus_dir *d, size_t i, unsigned int bits, int linkfd,
         io_uring_sqe_set_data64 (sqe, UD (i, kind));
         if (linkfd >= 0)
           io_uring_sqe_set_flags (sqe, IOSQE_IO_HARDLINK);
+        if (dirplus_uring_stock ())
+          sqe->flags |= IOSQE_ASYNC;
         (*count)++;
         dirplus_counters.xattr_calls++;
       }
@@ -217,6 +219,8 @@ uring_fill (struct dirplus_dir *d, ssize_t n, bool net)
         return -1;
       io_uring_prep_statx (sqe, d->fd, e->name, atflags, mask, &e->stx);
       io_uring_sqe_set_data64 (sqe, UD (i, KIND_STATX));
+      if (dirplus_uring_stock ())
+        sqe->flags |= IOSQE_ASYNC;
       count++;
       unsigned int bits = (ring_probes
                            ? predict_bits (e, predictable, follow, net) : 0);

@@ -159,9 +159,14 @@ dirplus_setup (enum dirplus_backend want)
      by the ring's statx SQEs where the kernel has them (no xattr SQE
      for what they answer); the sync backend stays the portable floor
      (statx + listxattr).  */
-  dirplus_statx_attrs_use (setup_backend == DIRPLUS_STATX
-                           || (setup_backend == DIRPLUS_URING
-                               && backend_probe (DIRPLUS_STATX) == 0));
+  bool ring_attrs = false;
+#if USE_URING
+  /* Not under LSPLUS_URING_STOCK (a benchmark knob: the ring of a
+     kernel without the series).  */
+  ring_attrs = (setup_backend == DIRPLUS_URING && !dirplus_uring_stock ()
+                && backend_probe (DIRPLUS_STATX) == 0);
+#endif
+  dirplus_statx_attrs_use (setup_backend == DIRPLUS_STATX || ring_attrs);
 
  done:
   if (setup_backend < 0)
