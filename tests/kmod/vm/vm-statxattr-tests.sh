@@ -259,12 +259,15 @@ else
 fi
 
 # ---- c) feature B: STATX SQEs inline on a warm tree -----------------
+# (tracefs mounted by the part's own check below, never in part A alone:
+# tests/unit/statxattr-ls.test runs that on the build host.)
 T=/sys/kernel/tracing
-[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
-[ -d $T/events ] || T=/sys/kernel/debug/tracing
-tracing_was=$(cat $T/tracing_on 2>/dev/null)
-ev_sub=$T/events/io_uring/io_uring_submit_req
-ev_async=$T/events/io_uring/io_uring_queue_async_work
+tracefs() {
+	[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
+	[ -d $T/events ] || T=/sys/kernel/debug/tracing
+	tracing_was=$(cat $T/tracing_on 2>/dev/null)
+	[ -d $T/events ]
+}
 # uring_trace OUT CMD...: the io_uring events of CMD in OUT.
 uring_trace() {
 	out=$1
@@ -272,13 +275,13 @@ uring_trace() {
 	echo 0 >$T/tracing_on
 	echo 8192 >$T/buffer_size_kb
 	echo >$T/trace
-	echo 1 >$ev_sub/enable
-	echo 1 >$ev_async/enable
+	echo 1 >$T/events/io_uring/io_uring_submit_req/enable
+	echo 1 >$T/events/io_uring/io_uring_queue_async_work/enable
 	echo 1 >$T/tracing_on
 	"$@" >/dev/null 2>&1
 	echo 0 >$T/tracing_on
-	echo 0 >$ev_sub/enable
-	echo 0 >$ev_async/enable
+	echo 0 >$T/events/io_uring/io_uring_submit_req/enable
+	echo 0 >$T/events/io_uring/io_uring_queue_async_work/enable
 	cat $T/trace >"$out"
 	echo >$T/trace
 	echo "${tracing_was:-1}" >$T/tracing_on
@@ -289,7 +292,8 @@ if [ $have_b = 0 ]; then
 	ok "statxattr: inline io_uring statx # SKIP this kernel's source has no io_uring-statx series"
 elif ! LSPLUS_BACKEND=uring $LS -d / >/dev/null 2>&1; then
 	notok "statxattr: LSPLUS_BACKEND=uring usable"
-elif [ ! -d $ev_sub ] || [ ! -d $ev_async ]; then
+elif ! tracefs || [ ! -d $T/events/io_uring/io_uring_submit_req ] ||
+	[ ! -d $T/events/io_uring/io_uring_queue_async_work ]; then
 	notok "statxattr: io_uring tracepoints in $T (io_uring_submit_req, io_uring_queue_async_work)"
 else
 	for fs in $FSES; do
