@@ -168,38 +168,36 @@ case_slow (void)
     fail ("pool_slow: false after a job of two entries");
 }
 
-/** Run CASE in a child; its failures count here.  */
-static void
-in_child (void (*fn) (void), const char *name)
+/* The cases, each run in a child of its own.  */
+static const struct
 {
+  void (*fn) (void);
+  const char *name;
+} cases[] = {
+  { case_budget, "the budget's arithmetic" },
+  { case_empty, "an empty budget starts no thread" },
+  { case_grow, "a budget: the width grows on slow entries" },
+  { case_forced, "LSPLUS_REMOTE_THREADS=4: no budget" },
+  { case_slow, "dirplus_pool_slow" },
+};
+
+/** Child body: case I with the environment cleared; 1 if it failed.  */
+static int
+run_case (int i)
+{
+  unsetenv ("LSPLUS_REMOTE_THREADS");
+  cases[i].fn ();
   fflush (stdout);
-  pid_t pid = fork ();
-  if (pid < 0)
-    {
-      fail ("%s: fork", name);
-      return;
-    }
-  if (pid == 0)
-    {
-      unsetenv ("LSPLUS_REMOTE_THREADS");
-      fn ();
-      fflush (stdout);
-      _exit (failures ? 1 : 0);
-    }
-  int st;
-  if (waitpid (pid, &st, 0) != pid || !WIFEXITED (st) || WEXITSTATUS (st))
-    fail ("%s", name);
-  else
-    printf ("ok: %s\n", name);
+  return failures ? 1 : 0;
 }
 
 int
 main (void)
 {
-  in_child (case_budget, "the budget's arithmetic");
-  in_child (case_empty, "an empty budget starts no thread");
-  in_child (case_grow, "a budget: the width grows on slow entries");
-  in_child (case_forced, "LSPLUS_REMOTE_THREADS=4: no budget");
-  in_child (case_slow, "dirplus_pool_slow");
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    if (in_child (run_case, i))
+      fail ("%s", cases[i].name);
+    else
+      printf ("ok: %s\n", cases[i].name);
   return failures ? 1 : 0;
 }

@@ -55,14 +55,6 @@ static bool emulate_new = true;	/* the emulated kernel has the series */
 static unsigned long asked_xinfo; /* statx calls that asked for it */
 static int n_unknown, n_partial, n_acl_dirs, n_unknown_labelled;
 
-/** Die: the test itself cannot go on.  */
-static void
-die (const char *what)
-{
-  printf ("ERROR: %s: %s\n", what, strerror (errno));
-  exit (99);
-}
-
 /** Create TOP/REL (a directory if DIR) with MODE.  */
 static void
 make (const char *rel, bool dir)
@@ -479,26 +471,6 @@ child_absent (int host)
     fail ("%s: forced statx backend: %d, errno %d (want -1, ENOSYS)",
           host ? "this host" : "emulated old kernel", r, errno);
   return failures ? 1 : 0;
-}
-
-/** Run FN (ARG) in a child; its exit status.  */
-static int
-in_child (int (*fn) (int), int arg)
-{
-  fflush (stdout);
-  pid_t pid = fork ();
-  if (pid < 0)
-    die ("fork");
-  if (pid == 0)
-    {
-      int r = fn (arg);
-      fflush (stdout);
-      _exit (r);
-    }
-  int status;
-  if (waitpid (pid, &status, 0) < 0)
-    die ("waitpid");
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 99;
 }
 
 int

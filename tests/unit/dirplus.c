@@ -61,14 +61,6 @@ static bool fake_v2;		/* ... like an ABI 2 module (no self, no end) */
 static unsigned long fake_sys_calls; /* fake_sys calls on a directory */
 static bool fake_sys_old;	/* fake_sys: the series' first revision */
 
-/** Die: the test itself cannot go on.  */
-static void
-die (const char *what)
-{
-  printf ("ERROR: %s: %s\n", what, strerror (errno));
-  exit (99);
-}
-
 /** Create file DIR/NAME with MODE.  */
 static void
 make_file (const char *dir, const char *name, mode_t mode)
@@ -1052,26 +1044,6 @@ run_no_uring (int force)
     }
 #endif
   return failures ? 1 : 0;
-}
-
-/** Run FN(ARG...) in a child; returns its exit status.  */
-static int
-in_child (int (*fn) (int), int arg)
-{
-  fflush (stdout);
-  pid_t pid = fork ();
-  if (pid < 0)
-    die ("fork");
-  if (pid == 0)
-    {
-      int r = fn (arg);
-      fflush (stdout);
-      _exit (r);
-    }
-  int status;
-  if (waitpid (pid, &status, 0) < 0)
-    die ("waitpid");
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 99;
 }
 
 /** Child bodies for in_child.  */
