@@ -20,7 +20,9 @@
 #                     but the rig's debug kernel (build-kernel: sid's
 #                     linux-source, else trixie's; KASAN, lockdep,
 #                     kmemleak, UBSAN, fault injection, gcov; built once
-#                     into the cache, ~20 min on 2 cores).
+#                     into the cache, ~20 min on 2 cores).  amd64:prod:
+#                     the same tree and series, production configuration
+#                     (build-kernel: no debug option; issue 20 point 4).
 #   LSPLUS_VM_KVER    kernel version (default: what linux-image-ARCH pulls)
 #   LSPLUS_VM_MIRROR  Debian mirror of the private apt states (default:
 #                     the first .../debian URI of the host's apt sources)
@@ -61,6 +63,12 @@ vm_arch() { t=$(vm_target); echo "${t%%:*}"; }
 vm_suite() { t=$(vm_target); echo "${t#*:}"; }
 vm_default_target() { [ "$(vm_target)" = amd64:bookworm ]; }
 vm_debug_target() { [ "$(vm_target)" = amd64:debug ]; }
+# amd64:prod: the same tree and series as amd64:debug in a production
+# configuration (build-kernel, issue 20 point 4: the side-by-side
+# measurement of bench/run-insn).
+vm_prod_target() { [ "$(vm_target)" = amd64:prod ]; }
+# A kernel the rig builds itself (build-kernel): amd64:debug or amd64:prod.
+vm_built_target() { vm_debug_target || vm_prod_target; }
 # The kernel console's log next to the marker log LOG (see above).
 vm_console_log() { echo "${1%.log}.console.log"; }
 vm_check_target() {
@@ -96,7 +104,7 @@ vm_kver() {
 		echo "$LSPLUS_VM_KVER"
 		return
 	fi
-	if vm_debug_target; then
+	if vm_built_target; then
 		"$vm_srcdir/build-kernel"
 		return
 	fi
