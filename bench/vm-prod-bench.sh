@@ -1,0 +1,233 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# bench/vm-prod-bench.sh: the in-VM half of `bench/run-insn --prod` (issue
+# 20 point 4: the side-by-side table on the production-configuration
+# kernel, target amd64:prod, booted with the instruction counter; busybox
+# sh, run by tests/kmod/qemu/init in its "demo" slot, getdentsplus.ko
+# loaded).
+#
+# Variants (each only if it works here; lsplus with LSPLUS_THREADS=0):
+#   GNU          /bin/ls (coreutils 9.1)
+#   sync         LSPLUS_BACKEND=sync: statx + listxattr per entry
+#   statx        LSPLUS_BACKEND=statx: one statx per entry, the ACL and
+#                label from the statx attributes (upstream/statx-xattr-info)
+#   uring-stock  LSPLUS_BACKEND=uring LSPLUS_URING_STOCK=1: the ring as on
+#                a kernel without the two statx series (IOSQE_ASYNC on
+#                every statx and xattr SQE: the io-wq hand-off; xattr
+#                probes instead of the statx attributes)
+#   uring        LSPLUS_BACKEND=uring: statx inline (upstream/io_uring-statx)
+#   getdentsplus LSPLUS_BACKEND=getdentsplus: the module
+#   intree       LSPLUS_BACKEND=intree: getdentsplus(2) of upstream/
+# Filesystems: ext4 (the fixture, /mnt/ext4/tree, -o acl) and tmpfs (a
+# copy of it, with the same ACLs, labels and capabilities set again);
+# with lsplus.fsx=1 also xfs and btrfs (empty images on the disks with
+# the serials xfs and btrfs, boot's LSPLUS_VM_DISKS; the tree copied in).
+#
+# Per variant, filesystem and cache state (warm: one unmeasured run
+# first; cold: sync and drop_caches before each run), REPS runs of
+#   vm-timer insn-mark run LABEL ls -lR DIR
+# (the window: instructions; vm-timer: wall, user and system time, lines
+# "PROD-TIME LABEL SECONDS USER SYS"), then one run under strace -f -o
+# (not in a window): "PROD-STRACE LABEL LINES".  Plus the empty command
+# (base-R), each variant's ls -lR of an empty directory (VARIANT-empty-R,
+# its startup; also under strace), and with lsplus.zadok=N the Zadok
+# experiment (vm-zadok stat|plus over directories of 10 ... N files, on
+# tmpfs and on the empty ext4 image of the disk with the serial zadok
+# when there is one).
+# Prints "PROD-ENTRIES FS N", "PROD-VARIANTS V...", "PROD-FS F..." for
+# the host (bench/prod-table.py).
+LS=/opt/lsplus/ls
+M=/usr/bin/insn-mark
+T=/usr/bin/vm-timer
+Z=/usr/bin/vm-zadok
+EMPTY=/mnt/tmp/insn-empty
+export LC_ALL=C TZ=UTC
+reps=5 fsx=0 zadok=0 cold=1
+for a in $(cat /proc/cmdline); do
+	case $a in
+	lsplus.reps=[1-9]*) reps=${a#*=} ;;
+	lsplus.fsx=*) fsx=${a#*=} ;;
+	lsplus.zadok=*) zadok=${a#*=} ;;
+	lsplus.cold=*) cold=${a#*=} ;;
+	esac
+done
+for p in $M $T $LS; do
+	[ -x $p ] || { echo "PROD-ERROR no $p"; exit 1; }
+done
+echo "PROD-KERNEL $(uname -r)"
+
+# setup_tree DIR: what init sets on the fixture and the image cannot
+# carry (tests/kmod/qemu/init's setup_tree).
+setup_tree() {
+	t=$1
+	setfacl -m u:1000:rw "$t/file-acl"
+	setfacl -m u:1000:rw "$t/file-all"
+	setfacl -d -m u:1000:rwx "$t/dir-defacl"
+	setfacl -m g:1000:rx "$t/nested"
+	setfattr -n security.selinux -v 'system_u:object_r:etc_t:s0' "$t/file-label"
+	setfattr -n security.selinux -v 'system_u:object_r:etc_t:s0' "$t/file-all"
+	setfattr -n security.selinux -v 'system_u:object_r:bin_t:s0' "$t/nested"
+	setcap cap_net_raw+ep "$t/file-cap"
+	setcap cap_net_raw+ep "$t/file-all"
+	setfattr -n user.lsplus -v hello "$t/file-user-xattr" 2>/dev/null
+	setfattr -h -n security.selinux -v 'system_u:object_r:etc_t:s0' "$t/link-file"
+}
+
+# disk NAME: the device of the disk with the serial NAME.
+disk() {
+	for b in /sys/block/vd*; do
+		[ "$(cat "$b/serial" 2>/dev/null)" = "$1" ] && { echo "/dev/${b##*/}"; return 0; }
+	done
+	return 1
+}
+
+# The trees: ext4 is the fixture; the others get a copy of it (without
+# the tmpfs mounted inside it: a plain directory there).
+mkdir -p $EMPTY
+fslist="ext4:/mnt/ext4/tree"
+mkdir -p /mnt/bench-tmpfs
+if mount -t tmpfs -o size=256m,nr_inodes=0 tmpfs /mnt/bench-tmpfs &&
+	cp -a /mnt/ext4/tree /mnt/bench-tmpfs/tree; then
+	setup_tree /mnt/bench-tmpfs/tree >/dev/null 2>&1
+	fslist="$fslist tmpfs:/mnt/bench-tmpfs/tree"
+else
+	echo "PROD-ERROR tmpfs copy failed"
+fi
+if [ "$fsx" = 1 ]; then
+	for n in xfs btrfs; do
+		dev=$(disk $n) || dev=/dev/null
+		mkdir -p /mnt/bench-$n
+		if [ -b $dev ] && mount -t $n $dev /mnt/bench-$n &&
+			cp -a /mnt/ext4/tree /mnt/bench-$n/tree; then
+			setup_tree /mnt/bench-$n/tree >/dev/null 2>&1
+			fslist="$fslist $n:/mnt/bench-$n/tree"
+		else
+			echo "PROD-ERROR $n on $dev: not mounted or not copied"
+		fi
+	done
+fi
+sync
+for f in $fslist; do
+	echo "PROD-ENTRIES ${f%%:*} $(find "${f#*:}" -mindepth 1 | wc -l)"
+done
+echo "PROD-FS $(for f in $fslist; do printf '%s ' "${f%%:*}"; done)"
+
+variants=GNU
+for v in sync statx uring-stock uring getdentsplus intree; do
+	b=${v%-stock}
+	if LSPLUS_BACKEND=$b $LS -d / >/dev/null 2>&1; then
+		variants="$variants $v"
+	else
+		echo "PROD-ERROR backend $b unavailable" >&2
+	fi
+done
+echo "PROD-VARIANTS $variants"
+
+# run VARIANT CMD...: CMD with VARIANT's environment.
+run() {
+	local rv=$1
+	shift
+	case $rv in
+	GNU) "$@" ;;
+	uring-stock) LSPLUS_BACKEND=uring LSPLUS_URING_STOCK=1 LSPLUS_THREADS=0 "$@" ;;
+	*) LSPLUS_BACKEND=$rv LSPLUS_THREADS=0 "$@" ;;
+	esac
+}
+lsof() { [ "$1" = GNU ] && echo /bin/ls || echo $LS; }
+
+# one LABEL VARIANT DIR: the counted, timed run.
+one() {
+	local o
+	o=$(run "$2" $T $M run "$1" "$(lsof "$2")" -lR "$3")
+	set -- "$1" $o
+	[ "$4" = 0 ] || echo "PROD-ERROR $1 exited $4"
+	echo "PROD-TIME $1 $2 $5 $6"
+}
+# trace LABEL VARIANT DIR: the system calls of one run.
+trace() {
+	run "$2" strace -f -o /tmp/trace.txt "$(lsof "$2")" -lR "$3" >/dev/null 2>&1 ||
+		echo "PROD-ERROR strace $1 failed"
+	echo "PROD-STRACE $1 $(wc -l </tmp/trace.txt)"
+	rm -f /tmp/trace.txt
+}
+drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+
+# Startup: the empty command and each variant's empty listing (warm).
+for v in $variants; do one "warmup-$v" "$v" $EMPTY >/dev/null; done
+$M run warmup-base /bin/true
+r=1
+while [ $r -le "$reps" ]; do
+	$M run "base-$r" /bin/true
+	for v in $variants; do one "$v-empty-$r" "$v" $EMPTY; done
+	r=$((r + 1))
+done
+for v in $variants; do trace "$v-empty" "$v" $EMPTY; done
+
+for f in $fslist; do
+	fs=${f%%:*} dir=${f#*:}
+	echo "PROD-PROGRESS $fs warm"
+	for v in $variants; do one "warmup-$v-$fs" "$v" "$dir" >/dev/null; done
+	r=1
+	while [ $r -le "$reps" ]; do
+		for v in $variants; do one "$v-$fs-warm-$r" "$v" "$dir"; done
+		r=$((r + 1))
+	done
+	for v in $variants; do trace "$v-$fs-warm" "$v" "$dir"; done
+	[ "$cold" = 1 ] || continue
+	echo "PROD-PROGRESS $fs cold"
+	r=1
+	while [ $r -le "$reps" ]; do
+		for v in $variants; do drop; one "$v-$fs-cold-$r" "$v" "$dir"; done
+		r=$((r + 1))
+	done
+	for v in $variants; do drop; trace "$v-$fs-cold" "$v" "$dir"; done
+done
+
+# zk LABEL MODE DIR: a counted, timed vm-zadok run.
+zk() {
+	local o
+	o=$($T $M run "$1" $Z "$2" "$3")
+	set -- "$1" $o
+	[ "$4" = 0 ] || echo "PROD-ERROR $1 exited $4"
+	echo "PROD-TIME $1 $2 $5 $6"
+}
+if [ "$zadok" -ge 10 ] 2>/dev/null && [ -x $Z ]; then
+	zfs="tmpfs:/mnt/bench-tmpfs/zadok"
+	mkdir -p /mnt/zadok-ext4
+	dev=$(disk zadok) || dev=/dev/null
+	if [ -b $dev ] && mount -t ext4 $dev /mnt/zadok-ext4; then
+		zfs="$zfs ext4:/mnt/zadok-ext4"
+	fi
+	sizes=
+	n=10
+	while [ $n -le "$zadok" ]; do sizes="$sizes $n"; n=$((n * 10)); done
+	echo "PROD-ZADOK-SIZES$sizes"
+	echo "PROD-ZADOK-FS $(for f in $zfs; do printf '%s ' "${f%%:*}"; done)"
+	for f in $zfs; do
+		fs=${f%%:*} top=${f#*:}
+		mkdir -p "$top"
+		for n in $sizes; do
+			echo "PROD-PROGRESS zadok $fs $n"
+			$Z mk "$top/d$n" "$n" || echo "PROD-ERROR zadok mk $fs $n"
+			sync
+			a=$($Z stat "$top/d$n") b=$($Z plus "$top/d$n")
+			[ "$a" = "$b" ] || echo "PROD-ERROR zadok $fs $n: stat says $a, plus $b"
+			r=1
+			while [ $r -le "$reps" ]; do
+				for m in stat plus; do zk "zk-$fs-$n-$m-$r" $m "$top/d$n"; done
+				r=$((r + 1))
+			done
+			for m in stat plus; do
+				strace -f -o /tmp/trace.txt $Z $m "$top/d$n" >/dev/null 2>&1
+				echo "PROD-STRACE zk-$fs-$n-$m $(wc -l </tmp/trace.txt)"
+			done
+		done
+	done
+	r=1
+	while [ $r -le "$reps" ]; do zk "zk-base-$r" stat $EMPTY; r=$((r + 1)); done
+	strace -f -o /tmp/trace.txt $Z stat $EMPTY >/dev/null 2>&1
+	echo "PROD-STRACE zk-base $(wc -l </tmp/trace.txt)"
+fi
+for n in 1000000 2000000 4000000; do $M loop $n cal-loop-$n-a; done
+for n in 20000 40000 80000; do $M getpid $n cal-getpid-$n-a; done
+echo "PROD-DONE"
