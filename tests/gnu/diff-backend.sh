@@ -6,13 +6,6 @@
 
 backend=$(basename "$0" .test)
 backend=${backend#diff-}
-: "${PYTHON:=python3}"
-if ! command -v "$PYTHON" >/dev/null 2>&1; then
-  echo "SKIP: $PYTHON not found (tools/install-deps installs python3)"
-  exit 77
-fi
-ls_under_test=${LSPLUS_LS:-$(pwd)/src/ls}
-PYTHONDONTWRITEBYTECODE=1
-export PYTHONDONTWRITEBYTECODE
+. "${srcdir:-.}/tests/gnu/python-env.sh"
 exec "$PYTHON" "${srcdir:-.}/tests/gnu/difftest.py" \
   --ls "$ls_under_test" --backends "$backend" --require-locales

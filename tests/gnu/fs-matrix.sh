@@ -5,12 +5,5 @@
 # only when the running kernel lacks FS (or not root).
 fs=$(basename "$0" .test)
 fs=${fs#fs-}
-: "${PYTHON:=python3}"
-if ! command -v "$PYTHON" >/dev/null 2>&1; then
-  echo "SKIP: $PYTHON not found (tools/install-deps installs python3)"
-  exit 77
-fi
-ls_under_test=${LSPLUS_LS:-$(pwd)/src/ls}
-PYTHONDONTWRITEBYTECODE=1
-export PYTHONDONTWRITEBYTECODE
+. "${srcdir:-.}/tests/gnu/python-env.sh"
 exec "$PYTHON" "${srcdir:-.}/tests/gnu/fsmatrix.py" --ls "$ls_under_test" "$fs"

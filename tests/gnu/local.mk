@@ -28,7 +28,7 @@ EXTRA_DIST += $(GNU_DIFF_TESTS) tests/gnu/empty-label.test \
 	tests/gnu/collate.test \
 	tests/gnu/collate.py \
 	tests/gnu/cases.py \
-	tests/gnu/diff-backend.sh \
+	tests/gnu/diff-backend.sh tests/gnu/python-env.sh \
 	tests/gnu/difftest.py \
 	tests/gnu/fixture.py \
 	tests/gnu/README.md
