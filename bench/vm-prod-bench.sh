@@ -34,6 +34,8 @@
 # experiment (vm-zadok stat|plus over directories of 10 ... N files, on
 # tmpfs and on the empty ext4 image of the disk with the serial zadok
 # when there is one).
+# Each variant's ls -lR output is compared with GNU's once per filesystem
+# ("PROD-SAME FS VARIANT", else a PROD-ERROR and the diff's head).
 # Prints "PROD-ENTRIES FS N", "PROD-VARIANTS V...", "PROD-FS F..." for
 # the host (bench/prod-table.py).
 LS=/opt/lsplus/ls
@@ -167,6 +169,18 @@ for f in $fslist; do
 	fs=${f%%:*} dir=${f#*:}
 	echo "PROD-PROGRESS $fs warm"
 	for v in $variants; do one "warmup-$v-$fs" "$v" "$dir" >/dev/null; done
+	# Each variant's output against GNU's, byte for byte (not timed).
+	/bin/ls -lR "$dir" >/tmp/gnu.out 2>&1
+	for v in $variants; do
+		[ "$v" = GNU ] && continue
+		run "$v" $LS -lR "$dir" >/tmp/v.out 2>&1
+		if cmp -s /tmp/gnu.out /tmp/v.out; then
+			echo "PROD-SAME $fs $v"
+		else
+			echo "PROD-ERROR $fs $v: ls -lR differs from GNU's"
+			diff /tmp/gnu.out /tmp/v.out | head -n 6 | sed 's/^/PROD-DIFF /'
+		fi
+	done
 	r=1
 	while [ $r -le "$reps" ]; do
 		for v in $variants; do one "$v-$fs-warm-$r" "$v" "$dir"; done
