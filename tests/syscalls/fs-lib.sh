@@ -2,7 +2,9 @@
 # tests/syscalls/fs-lib.sh -- shared by the per-filesystem syscall-count
 # tests (issue 21), sourced after lib.sh: on one filesystem, `ls -lR` of
 # a small tree (6 directories of 12 files, 85 entries) and a medium one
-# (20 directories of 50, 1,021), with every backend that works here,
+# (20 directories of 50, 1,021), and `ls -l` of the medium tree's top
+# and of three of its directories (the ACL, default-ACL, label and
+# user-xattr entries among them), with every backend that works here,
 # makes no more system calls than GNU ls 9.1 (every line of a full
 # `strace -f`, threads included), no more stat and xattr calls (each a
 # request to a FUSE daemon), and the same output and status.  The calls
@@ -18,7 +20,8 @@
 #
 # A test sets FS_NAME, defines fs_mount (mount the filesystem on $mnt,
 # with the trees in $src when it serves an image or another directory,
-# or make them itself with fs_trees $mnt) and calls fs_run.
+# or make them itself with fs_trees $mnt; fs_image and fs_loop make and
+# mount loop images) and calls fs_run.
 
 GNU_LS=${GNU_LS:-/bin/ls}
 
@@ -79,26 +82,42 @@ fs_trees ()
   fs_tree "$1/medium" 20 50
 }
 
-# fs_check TREE: GNU and every backend on TREE.
+# fs_check TREE: `ls -lR TREE` with GNU and every backend.
 fs_check ()
 {
-  _tree=$1
+  fs_compare "$1" "$(find "$mnt/$1" | wc -l)" -lR "$mnt/$1"
+}
+
+# fs_check_l TREE: `ls -l` of TREE and of TREE/d1, d2 and d3 (an access
+# ACL, a default ACL, labels, a user xattr) with GNU and every backend.
+fs_check_l ()
+{
   _t=$mnt/$1
-  _n=$(find "$_t" | wc -l)
-  trace_counts "$tmp/gnu.$1" "$GNU_LS" -lR "$_t"
-  "$GNU_LS" -lR "$_t" >"$tmp/out.gnu" 2>&1
-  _gst=$?
-  _gt=$(($(total "$tmp/gnu.$1") - FS_BASE_gnu))
-  _gio=$(count "$tmp/gnu.$1" $FS_STATS $FS_XATTRS)
-  set -- gnu "$tmp/gnu.$1"
+  fs_compare "$1 ls -l" \
+    $(($(ls -A "$_t" "$_t/d1" "$_t/d2" "$_t/d3" | grep -c -v -e '^$' -e ':$') + 4)) \
+    -l "$_t" "$_t/d1" "$_t/d2" "$_t/d3"
+}
+
+# fs_compare LABEL NENTRIES ARG...: GNU and every backend run as `ls ARG...`:
+# the same output and status, no more calls in all (net of the empty
+# directory's listing) and no more stat and xattr calls.
+fs_compare ()
+{
+  _tree=$1 _n=$2
+  shift 2
+  _key=$(echo "$_tree" | tr -c 'a-z0-9\n' _)
+  trace_counts "$tmp/gnu.$_key" "$GNU_LS" "$@"
+  "$GNU_LS" "$@" >"$tmp/out.gnu" 2>&1
+  _gt=$(($(total "$tmp/gnu.$_key") - FS_BASE_gnu))
+  _gio=$(count "$tmp/gnu.$_key" $FS_STATS $FS_XATTRS)
+  _sbs="gnu $tmp/gnu.$_key"
   for _b in $FS_BACKENDS; do
-    _o=$tmp/$_b.$_tree
-    LSPLUS_BACKEND=$_b trace_counts "$_o" "$LS" -lR "$_t"
-    LSPLUS_BACKEND=$_b "$LS" -lR "$_t" 2>&1 |
+    _o=$tmp/$_b.$_key
+    LSPLUS_BACKEND=$_b trace_counts "$_o" "$LS" "$@"
+    LSPLUS_BACKEND=$_b "$LS" "$@" 2>&1 |
       sed "s|^$LS:|$GNU_LS:|" >"$tmp/out.$_b"
-    _st=$?
     cmp -s "$tmp/out.gnu" "$tmp/out.$_b" || {
-      fail "$FS_NAME $_tree $_b: ls -lR output differs from GNU's:"
+      fail "$FS_NAME $_tree $_b: ls $1 output differs from GNU's:"
       diff "$tmp/out.gnu" "$tmp/out.$_b" | head -20
     }
     eval "_base=\$FS_BASE_$_b"
@@ -111,9 +130,29 @@ fs_check ()
       fail "$FS_NAME $_tree $_b: $_t2 system calls, GNU $_gt"
     test "$_io" -le "$_gio" ||
       fail "$FS_NAME $_tree $_b: $_io stat and xattr calls, GNU $_gio"
-    set -- "$@" "$_b" "$_o"
+    _sbs="$_sbs $_b $_o"
   done
-  side_by_side "$_n" "$@"
+  # shellcheck disable=SC2086 # labels and temporary paths: no blanks
+  side_by_side "$_n" $_sbs
+}
+
+# fs_image IMG SIZE MKFS...: a sparse file IMG of SIZE (truncate's
+# suffixes) formatted by MKFS... IMG; its output only if it fails.
+fs_image ()
+{
+  _img=$1 _size=$2
+  shift 2
+  truncate -s "$_size" "$_img" &&
+  "$@" "$_img" >"$tmp/mkfs.log" 2>&1 || { cat "$tmp/mkfs.log"; return 1; }
+}
+
+# fs_loop IMG DIR [OPTION...]: mount the image IMG on DIR through a loop
+# device (released at unmount), with mount's OPTIONs (e.g. -t erofs -o ro).
+fs_loop ()
+{
+  _img=$1 _dir=$2
+  shift 2
+  mount -o loop "$@" "$_img" "$_dir"
 }
 
 FS_STATS="statx newfstatat fstatat64 lstat stat"
@@ -174,6 +213,7 @@ fs_run ()
   fs_baseline
   fs_check small
   fs_check medium
+  fs_check_l medium
   # FS_ALSO_NET=1: again with the filesystem taken as a network one
   # (GNU's probes; under auto through io_uring, issue 21).
   if test -n "${FS_ALSO_NET-}"; then
@@ -182,6 +222,7 @@ fs_run ()
     fs_baseline
     fs_check small
     fs_check medium
+    fs_check_l medium
   fi
   fs_after
   exit $status
