@@ -394,6 +394,14 @@ def setup_squashfuse(rig):
     rig.run("mksquashfs", st, img, "-quiet", "-no-progress")
     mnt = rig.dir("mnt")
     rig.mount(mnt, "squashfuse", "-o", "allow_other", img, mnt)
+    # squashfuse (libfuse's high-level API, no use_ino) numbers inodes in
+    # the order the kernel looks them up, and again after the kernel
+    # forgets them: a drop_caches anywhere on the machine between GNU's
+    # run and ours (the CI rehearsal's parallel tests did) renumbers
+    # them, so GNU's numbers and ours differ without either being wrong.
+    # The cases that print inode numbers (-i) are left out here;
+    # squashfuse_ll and the others keep the archive's numbers.
+    rig.exclude.append(r" -[A-Za-z0-9]*i[A-Za-z0-9]*\b")
     return st, [(st, mnt)]
 
 
