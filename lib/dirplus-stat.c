@@ -163,6 +163,34 @@ misplaced_bits (const struct dirplus_entry *e, unsigned int bits,
   return found & bits;
 }
 
+/** After E's list named its label (BITS asked): whether E's device
+    stores POSIX ACLs at all, asked with GNU's ACL probe once per device
+    (unless the list named an ACL).  Where it does not (erofs or ext4
+    mounted noacl, squashfs), GNU 9.1's first ACL probe says "not
+    supported" and it asks only for the label from then on: one call per
+    file, where a list naming the label costs two (the list and the
+    label's size).  The latch set here makes dirplus_entry_attrs ask for
+    the label alone on that device.  Returns the calls made.  */
+static int
+check_acl_support (int dirfd, struct dirplus_entry *e, unsigned int bits)
+{
+  dev_t dev = dirplus_entry_dev (e);
+  unsigned int checked = DIRPLUS_ATTR_ACL << DIRPLUS_DEV_CHECKED_SHIFT;
+  if (!(bits & DIRPLUS_ATTR_ACL_ACCESS)
+      || (dirplus_dev_unsupported (dev) & (checked | DIRPLUS_ATTR_ACL)))
+    return 0;
+  dirplus_dev_mark_unsupported (dev, checked);
+  if (e->attr & DIRPLUS_ATTR_ACL)
+    return 0;
+  /* getxattr follows, as GNU's file_has_acl (E is no symlink: BITS has
+     an ACL bit).  */
+  if (dirplus_getxattr_at (dirfd, e->name, "system.posix_acl_access", NULL,
+                           0, true) < 0
+      && dirplus_errno_unsupported (errno))
+    dirplus_dev_mark_unsupported (dev, DIRPLUS_ATTR_ACL);
+  return 1;
+}
+
 /** Fill attribute BITS of stat'ed entry E (relative to DIRFD) from one
     listxattr (more only if the list is longer than 1 KiB).  Returns 0,
     or -1 with errno when the filesystem says listxattr is unsupported
@@ -215,6 +243,8 @@ list_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
                                             "security.selinux", NULL, 0,
                                             follow) == 0))
         e->attr &= ~DIRPLUS_ATTR_LABEL;
+      if (bits & e->attr & DIRPLUS_ATTR_LABEL)
+        calls += check_acl_support (dirfd, e, bits);
     }
   else if (dirplus_errno_unsupported (err))
     r = -1;
@@ -296,7 +326,12 @@ dirplus_entry_attrs (int dirfd, struct dirplus_entry *e, unsigned int bits,
                      bool follow)
 {
   dev_t dev = dirplus_entry_dev (e);
-  if (dirplus_fs_kind (dev) != DIRPLUS_FS_NET
+  /* The label alone (a symlink not followed; any file where ACLs are
+     latched off and no capability is asked for): GNU's one probe is
+     never more calls than a list, and one fewer than a list naming the
+     label, whose size must then be asked too (an empty label is none).  */
+  if (bits != DIRPLUS_ATTR_LABEL
+      && dirplus_fs_kind (dev) != DIRPLUS_FS_NET
       && !(dirplus_dev_unsupported (dev) & DIRPLUS_DEV_NO_LIST))
     {
       if (list_attrs (dirfd, e, bits, follow) == 0)

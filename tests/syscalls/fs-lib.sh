@@ -4,7 +4,8 @@
 # a small tree (6 directories of 12 files, 85 entries) and a medium one
 # (20 directories of 50, 1,021), and `ls -l` of the medium tree's top
 # and of three of its directories (the ACL, default-ACL, label and
-# user-xattr entries among them), with every backend that works here,
+# user-xattr entries, labelled files and symlinks among them), with
+# every backend that works here,
 # makes no more system calls than GNU ls 9.1 (every line of a full
 # `strace -f`, threads included), no more stat and xattr calls (each a
 # request to a FUSE daemon), and the same output and status.  The calls
@@ -52,8 +53,8 @@ fs_need_prog ()
   done
 }
 
-# fs_tree DIR NDIRS NFILES: NDIRS directories of NFILES files, a symlink,
-# and where the filesystem takes them an access ACL, a default ACL, a
+# fs_tree DIR NDIRS NFILES: NDIRS directories (at least 5) of NFILES files,
+# symlinks, and where the filesystem takes them an access ACL, a default ACL, a
 # security label and a user xattr (silently absent where it does not).
 fs_tree ()
 {
@@ -70,6 +71,12 @@ fs_tree ()
   setfattr -n security.selinux -v system_u:object_r:tmp_t:s0 \
     "$1/d3" 2>/dev/null
   setfattr -n user.note -v x "$1/d3/f02" 2>/dev/null
+  # d4 and d5 as on an SELinux system: every file labelled, and labelled
+  # symlinks in d5 (GNU asks for a label once per file; a list naming
+  # the label costs the list and the label's size).
+  (cd "$1/d5" && for _i in 1 2 3 4 5; do ln -s "f0$_i" "l$_i"; done) || exit 99
+  (cd "$1" && setfattr -h -n security.selinux -v system_u:object_r:usr_t:s0 \
+    d4/* d5/*) 2>/dev/null
   return 0
 }
 
@@ -88,14 +95,15 @@ fs_check ()
   fs_compare "$1" "$(find "$mnt/$1" | wc -l)" -lR "$mnt/$1"
 }
 
-# fs_check_l TREE: `ls -l` of TREE and of TREE/d1, d2 and d3 (an access
-# ACL, a default ACL, labels, a user xattr) with GNU and every backend.
+# fs_check_l TREE: `ls -l` of TREE and of TREE/d1, d3 and d5 (an access
+# ACL, a default ACL, labels, a user xattr, labelled files and symlinks)
+# with GNU and every backend.
 fs_check_l ()
 {
   _t=$mnt/$1
   fs_compare "$1 ls -l" \
-    $(($(ls -A "$_t" "$_t/d1" "$_t/d2" "$_t/d3" | grep -c -v -e '^$' -e ':$') + 4)) \
-    -l "$_t" "$_t/d1" "$_t/d2" "$_t/d3"
+    $(($(ls -A "$_t" "$_t/d1" "$_t/d3" "$_t/d5" | grep -c -v -e '^$' -e ':$') + 4)) \
+    -l "$_t" "$_t/d1" "$_t/d3" "$_t/d5"
 }
 
 # fs_compare LABEL NENTRIES ARG...: GNU and every backend run as `ls ARG...`:
