@@ -37,6 +37,7 @@ class Run:
         self.kernel, self.entries, self.variants, self.fs = "?", {}, [], []
         self.times, self.strace, self.errors = {}, {}, []
         self.zsizes, self.zfs, self.same = [], [], 0
+        self.rpc, self.nfsdelay = {}, None
         for line in open(raw):
             f = line.split()
             if not f:
@@ -57,6 +58,10 @@ class Run:
                 self.zsizes = [int(x) for x in f[1:]]
             elif f[0] == "PROD-ZADOK-FS":
                 self.zfs = f[1:]
+            elif f[0] == "PROD-RPC" and len(f) == 3:
+                self.rpc[f[1]] = int(f[2])
+            elif f[0] == "PROD-NFSDELAY":
+                self.nfsdelay = f[1]
             elif f[0] == "PROD-SAME":
                 self.same += 1
             elif f[0] == "PROD-ERROR":
@@ -90,9 +95,12 @@ class Run:
 
 def main_table(run, out):
     """Append the side-by-side table (one block per filesystem and cache)."""
-    out += ["| fs | cache | variant | syscalls/entry | user insn/entry | kernel insn/entry | "
+    rpc = bool(run.rpc)
+    out += ["| fs | cache | variant | syscalls/entry | " + ("RPCs/entry | " if rpc else "")
+            + "user insn/entry | kernel insn/entry | "
             "total insn/entry | vs GNU | wall ms | vs GNU | user+sys ms | spread |",
-            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+            "|---|---|---|---:|" + ("---:|" if rpc else "")
+            + "---:|---:|---:|---:|---:|---:|---:|---:|"]
     for fs in run.fs:
         n = run.entries.get(fs)
         if not n:
@@ -115,7 +123,9 @@ def main_table(run, out):
                 wall = f"{1000 * tm[0]:,.0f}" if tm else "-"
                 wr = f"{tm[0] / gnu[1]:.2f}x" if tm and gnu and gnu[1] else "-"
                 cpu = f"{1000 * (tm[1] + tm[2]):,.0f}" if tm else "-"
-                out.append(f"| {fs} | {cache} | {NAMES.get(v, v)} | {scs} | {u:,.0f} | {k:,.0f} | "
+                rp = run.rpc.get(f"{v}-{fs}-{cache}")
+                rps = ((f"{rp / n:.3f} | " if rp is not None else "- | ") if rpc else "")
+                out.append(f"| {fs} | {cache} | {NAMES.get(v, v)} | {scs} | {rps}{u:,.0f} | {k:,.0f} | "
                            f"{u + k:,.0f} | {ratio} | {wall} | {wr} | {cpu} | {100 * t[2]:.1f} % |")
 
 
@@ -235,6 +245,13 @@ def main():
             "misses, branch mispredictions, TLB or I/O latency are modelled (QEMU TCG, no "
             "real hardware), a cold row's disk is a host file behind virtio, and wall time "
             "under TCG on a shared host says little beyond the order of magnitude."]
+    if run.nfsdelay is not None:
+        out[4:4] = [f"NFS rows: the fixture's /mnt/ext4 exported by the kernel NFS server "
+                    "of the same VM and mounted over loopback as NFSv3 (/mnt/nfs3) and NFSv4.2 "
+                    f"(/mnt/nfs4), netem delaying every packet on lo by {run.nfsdelay} ms "
+                    f"(round trips {2 * int(run.nfsdelay)} ms); RPCs/entry from "
+                    "/proc/self/mountstats around the traced run (every RPC sent, GETACL "
+                    "included); cold is drop_caches in the VM (client and server).", ""]
     if run.errors:
         out += ["", "Errors in the run: " + "; ".join(run.errors)]
     text = "\n".join(out) + "\n"

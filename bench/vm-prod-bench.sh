@@ -22,6 +22,10 @@
 # copy of it, with the same ACLs, labels and capabilities set again);
 # with lsplus.fsx=1 also xfs and btrfs (empty images on the disks with
 # the serials xfs and btrfs, boot's LSPLUS_VM_DISKS; the tree copied in).
+# With lsplus.nfsdelay=MS instead: NFSv3 and NFSv4.2 over loopback
+# (init's lsplus.nfs=1: the fixture's /mnt/ext4 exported and mounted on
+# /mnt/nfs3 and /mnt/nfs4), netem delaying each packet by MS ms, and the
+# RPCs of each traced run ("PROD-RPC LABEL N", from /proc/self/mountstats).
 #
 # Per variant, filesystem and cache state (warm: one unmeasured run
 # first; cold: sync and drop_caches before each run), REPS runs of
@@ -44,9 +48,10 @@ T=/usr/bin/vm-timer
 Z=/usr/bin/vm-zadok
 EMPTY=/mnt/tmp/insn-empty
 export LC_ALL=C TZ=UTC
-reps=5 fsx=0 zadok=0 cold=1
+reps=5 fsx=0 zadok=0 cold=1 nfsdelay=
 for a in $(cat /proc/cmdline); do
 	case $a in
+	lsplus.nfsdelay=*) nfsdelay=${a#*=} ;;
 	lsplus.reps=[1-9]*) reps=${a#*=} ;;
 	lsplus.fsx=*) fsx=${a#*=} ;;
 	lsplus.zadok=*) zadok=${a#*=} ;;
@@ -83,12 +88,38 @@ disk() {
 	return 1
 }
 
+# rpcs MNT: the RPCs the NFS mount on MNT has sent so far (GETACL
+# included: vm-nfs-lib.sh's nfs_snap).
+rpcs() {
+	awk -v mnt="$1" '
+		/^device / { on = ($5 == mnt); next }
+		on && $1 == "xprt:" && $2 == "tcp" { sends += $8 }
+		END { print sends + 0 }' /proc/self/mountstats
+}
+
 # The trees: ext4 is the fixture; the others get a copy of it (without
 # the tmpfs mounted inside it: a plain directory there).
 mkdir -p $EMPTY
 fslist="ext4:/mnt/ext4/tree"
 mkdir -p /mnt/bench-tmpfs
-if mount -t tmpfs -o size=256m,nr_inodes=0 tmpfs /mnt/bench-tmpfs &&
+if [ -n "$nfsdelay" ]; then
+	# lsplus.nfsdelay=MS (an initramfs with the NFS server, init's
+	# lsplus.nfs=1 mounted the fixture's /mnt/ext4 over loopback): the
+	# NFS rows alone, netem delaying every packet on lo by MS ms.
+	fslist=
+	for f in nfs3:/mnt/nfs3/tree nfs4:/mnt/nfs4/tree; do
+		if grep -q " $(dirname "${f#*:}") nfs" /proc/mounts; then
+			fslist="$fslist $f"
+		else
+			echo "PROD-ERROR ${f%%:*} not mounted"
+		fi
+	done
+	if [ "$nfsdelay" != 0 ]; then
+		/usr/sbin/tc qdisc add dev lo root netem delay "${nfsdelay}ms" ||
+			echo "PROD-ERROR netem delay failed"
+	fi
+	echo "PROD-NFSDELAY $nfsdelay"
+elif mount -t tmpfs -o size=256m,nr_inodes=0 tmpfs /mnt/bench-tmpfs &&
 	cp -a /mnt/ext4/tree /mnt/bench-tmpfs/tree; then
 	setup_tree /mnt/bench-tmpfs/tree >/dev/null 2>&1
 	fslist="$fslist tmpfs:/mnt/bench-tmpfs/tree"
@@ -145,12 +176,15 @@ one() {
 	[ "$4" = 0 ] || echo "PROD-ERROR $1 exited $4"
 	echo "PROD-TIME $1 $2 $5 $6"
 }
-# trace LABEL VARIANT DIR: the system calls of one run.
+# trace LABEL VARIANT DIR: the system calls of one run (and on NFS its
+# RPCs: "PROD-RPC LABEL N").
 trace() {
+	case $3 in /mnt/nfs*) rpc0=$(rpcs "${3%/tree}") ;; *) rpc0= ;; esac
 	run "$2" strace -f -o /tmp/trace.txt "$(lsof "$2")" -lR "$3" >/dev/null 2>&1 ||
 		echo "PROD-ERROR strace $1 failed"
 	echo "PROD-STRACE $1 $(wc -l </tmp/trace.txt)"
 	rm -f /tmp/trace.txt
+	[ -z "$rpc0" ] || echo "PROD-RPC $1 $(($(rpcs "${3%/tree}") - rpc0))"
 }
 drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
