@@ -75,17 +75,7 @@ set_acl (const char *rel, bool dflt)
 {
   char p[8192];
   snprintf (p, sizeof p, "%s/%s", top, rel);
-  struct { uint16_t tag, perm; uint32_t id; } ent[] =
-    {
-      { 0x01, 6, -1 }, { 0x02, 4, 65534 }, { 0x04, 4, -1 },
-      { 0x10, 4, -1 }, { 0x20, 4, -1 },
-    };
-  char value[4 + sizeof ent];
-  uint32_t version = 2;
-  memcpy (value, &version, 4);
-  memcpy (value + 4, ent, sizeof ent);
-  return setxattr (p, dflt ? "system.posix_acl_default"
-                   : "system.posix_acl_access", value, sizeof value, 0) == 0;
+  return set_posix_acl (p, dflt);
 }
 
 /** Label TOP/REL (the link itself if a symlink): true if it could.  */

@@ -93,18 +93,7 @@ set_acl (const char *path, bool default_acl)
             default_acl ? "-d" : "", path);
   if (system (cmd) == 0)
     return true;
-  /* POSIX ACL xattr: version 2, then (tag, perm, id) entries.  */
-  struct { uint16_t tag, perm; uint32_t id; } ent[] =
-    {
-      { 0x01, 6, -1 }, { 0x02, 4, 65534 }, { 0x04, 4, -1 },
-      { 0x10, 4, -1 }, { 0x20, 4, -1 },
-    };
-  char value[4 + sizeof ent];
-  uint32_t version = 2;
-  memcpy (value, &version, 4);
-  memcpy (value + 4, ent, sizeof ent);
-  return setxattr (path, default_acl ? "system.posix_acl_default"
-                   : "system.posix_acl_access", value, sizeof value, 0) == 0;
+  return set_posix_acl (path, default_acl);
 }
 
 /** Build the test tree under TOP.  */

@@ -2,17 +2,21 @@
 /* tests/unit/unit-check.h -- what the unit test programs share: fail()
    prints "FAIL: ..." and counts it in failures, which the program's main
    turns into its exit status; die() ends a test that cannot go on
-   (status 99); in_child() runs a case in a child process.  Static: each
+   (status 99); in_child() runs a case in a child process;
+   set_posix_acl() gives a file an extended POSIX ACL.  Static: each
    program that includes it has its own count.  */
 #ifndef UNIT_CHECK_H
 #define UNIT_CHECK_H
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 static int failures;
@@ -57,6 +61,25 @@ in_child (int (*fn) (int), int arg)
   if (waitpid (pid, &status, 0) < 0)
     die ("waitpid");
   return WIFEXITED (status) ? WEXITSTATUS (status) : 99;
+}
+
+/** Give PATH an extended POSIX ACL (user::rw- user:65534:r-- group::r--
+    mask::r-- other::r--), the DEFAULT one if DFLT, by writing the xattr
+    (version 2, then tag, perm, id entries): true if it could.  */
+static bool __attribute__ ((unused))
+set_posix_acl (const char *path, bool dflt)
+{
+  struct { uint16_t tag, perm; uint32_t id; } ent[] =
+    {
+      { 0x01, 6, -1 }, { 0x02, 4, 65534 }, { 0x04, 4, -1 },
+      { 0x10, 4, -1 }, { 0x20, 4, -1 },
+    };
+  char value[4 + sizeof ent];
+  uint32_t version = 2;
+  memcpy (value, &version, 4);
+  memcpy (value + 4, ent, sizeof ent);
+  return setxattr (path, dflt ? "system.posix_acl_default"
+                   : "system.posix_acl_access", value, sizeof value, 0) == 0;
 }
 
 #endif /* UNIT_CHECK_H */
