@@ -77,6 +77,17 @@ counts() {
 	     END { for (k in n) print k, n[k] }' "$1"
 }
 total() { awk '{ t += $2 } END { print t + 0 }' "$1"; }
+# The per-file calls of a listing (stat and xattr families), for a
+# sanitizer build of src/ls, whose runtime makes calls of its own as the
+# program allocates (mmap, munmap, /proc/self/maps: 58 over GNU's 426 on
+# vfat's 238 entries in the CI rehearsal's ASan pass): only these are
+# compared there, as tests/syscalls/fs-lib.sh does on the host.
+perfile_total() {
+	awk '$1 ~ /^(statx|newfstatat|fstatat64|lstat|stat|fstat|getxattr|lgetxattr|fgetxattr|listxattr|llistxattr|flistxattr|getxattrat|listxattrat)$/ { t += $2 }
+	     END { print t + 0 }' "$1"
+}
+sanitized=0
+grep -q -e __asan_init -e __ubsan_handle "$LS" 2>/dev/null && sanitized=1
 count_of() { awk -v f="$2" '$1 == f { n = $2 } END { print n + 0 }' "$1"; }
 
 # as_ls PROG ARG...: PROG run with argv[0] "ls" (bash's exec -a), so
@@ -134,13 +145,19 @@ check_fs() {
 		counts /tmp/fs.gnu.trace >/tmp/fs.gnu.counts
 		counts /tmp/fs.ours.trace >/tmp/fs.ours.counts
 		tg=$(total /tmp/fs.gnu.counts) to=$(total /tmp/fs.ours.counts)
+		what="system calls"
+		if [ $sanitized = 1 ]; then
+			echo "# fs $name: all calls GNU $tg, ours $to (sanitizer build: the stat and xattr calls are compared)"
+			tg=$(perfile_total /tmp/fs.gnu.counts) to=$(perfile_total /tmp/fs.ours.counts)
+			what="stat and xattr calls"
+		fi
 		calls=$(count_of /tmp/fs.ours.counts "syscall_0x$(printf %x "$nr")")
 		[ "$calls" = 0 ] && calls=$(count_of /tmp/fs.ours.counts ioctl)
 		sort -k2 -n -r /tmp/fs.ours.counts | head -n 5 | tr '\n' ' ' | sed 's/^/# ours: /; s/$/\n/'
 		sort -k2 -n -r /tmp/fs.gnu.counts | head -n 5 | tr '\n' ' ' | sed 's/^/# GNU: /; s/$/\n/'
 		check $([ $st -le 1 ] && [ "$to" -gt 0 ] && [ "$to" -le "$tg" ] && [ "$calls" -ge "$dirs" ] &&
 			echo 0 || echo 1) \
-			"fs $name: ls -lR with the module: $to system calls, GNU $tg ($ents entries; $calls module calls for $dirs directories)"
+			"fs $name: ls -lR with the module: $to $what, GNU $tg ($ents entries; $calls module calls for $dirs directories)"
 	fi
 	echo "# --- fs $name: $(($(date +%s) - s)) s"
 }
