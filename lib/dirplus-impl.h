@@ -205,8 +205,10 @@ void dirplus_entry_attrs_after_statx (int dirfd, struct dirplus_entry *e,
 void dirplus_resolve_unknown (int dirfd, struct dirplus_entry *ents,
                               size_t n, unsigned int flags);
 
-/* dirplus-kver.c: whether the running kernel is MAJOR.MINOR or later
-   (from the vDSO, no system call; false without a vDSO).  */
+/* dirplus-kver.c: the running kernel's version as LINUX_VERSION_CODE
+   (from the vDSO, no system call; without a vDSO from uname(2), once),
+   and whether it is MAJOR.MINOR or later.  */
+unsigned int dirplus_kernel_version (void);
 bool dirplus_kernel_at_least (unsigned int major, unsigned int minor);
 
 /* dirplus-statxattr.c: the statx ACL and label attributes.  Whether the

@@ -8,7 +8,9 @@
    are looked for only on a kernel that may have them (the series are
    against Linux 7.2), so that an older kernel sees exactly the calls it
    always saw: no probe, not even an unknown statx mask bit.  A process
-   without a vDSO (vdso=0) counts as an old kernel.
+   without a vDSO (vdso=0) asks uname(2) once instead.  dirplus-sys.c
+   also asks it whether the running kernel is of the in-tree call's
+   headers' version.
 
    Layering (see the map in dirplus-impl.h): a shared piece, called by
    dirplus.c and dirplus-statxattr.c; calls nothing of the library.  */
@@ -19,8 +21,10 @@
 
 #include <elf.h>
 #include <link.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/utsname.h>
 
 /** The LINUX_VERSION_CODE of the running kernel from the vDSO's note
     ((major << 16) | (minor << 8) | min (sublevel, 255)), or 0 when there
@@ -58,16 +62,29 @@ vdso_version (void)
   return 0;
 }
 
-/** Whether the running kernel is MAJOR.MINOR or later (see above).  */
-bool
-dirplus_kernel_at_least (unsigned int major, unsigned int minor)
+/** The running kernel's version as LINUX_VERSION_CODE: from the vDSO's
+    note, else (no vDSO) from uname(2)'s release, else 0.  Read once.  */
+unsigned int
+dirplus_kernel_version (void)
 {
   static unsigned int version = -1;
   unsigned int v = __atomic_load_n (&version, __ATOMIC_RELAXED);
   if (v == (unsigned int) -1)
     {
       v = vdso_version ();
+      struct utsname u;
+      unsigned int major, minor;
+      if (!v && uname (&u) == 0
+          && sscanf (u.release, "%u.%u", &major, &minor) == 2)
+        v = major << 16 | minor << 8;
       __atomic_store_n (&version, v, __ATOMIC_RELAXED);
     }
-  return (major << 16 | minor << 8) <= v;
+  return v;
+}
+
+/** Whether the running kernel is MAJOR.MINOR or later (see above).  */
+bool
+dirplus_kernel_at_least (unsigned int major, unsigned int minor)
+{
+  return (major << 16 | minor << 8) <= dirplus_kernel_version ();
 }

@@ -72,12 +72,10 @@
 # include <dirent.h>
 # include <fcntl.h>
 # include <stddef.h>
-# include <stdio.h>
 # include <stdlib.h>
 # include <string.h>
 # include <unistd.h>
 # include <sys/syscall.h>
-# include <sys/utsname.h>
 
 # include <linux/getdentsplus.h>
 # include <linux/version.h>
@@ -150,12 +148,7 @@ sys_getdentsplus (int fd, const struct getdentsplus_req *req, void *buf,
 static bool
 same_kernel_series (void)
 {
-  struct utsname u;
-  unsigned int major, minor;
-  if (uname (&u) < 0 || sscanf (u.release, "%u.%u", &major, &minor) != 2)
-    return false;
-  return (major == (LINUX_VERSION_CODE >> 16)
-          && minor == ((LINUX_VERSION_CODE >> 8) & 0xff));
+  return (dirplus_kernel_version () >> 8) == (LINUX_VERSION_CODE >> 8);
 }
 
 /** Probe the call once: 0 if the running kernel has it, -1 with errno
