@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""bench/prod-table.py RAW COUNTS MD REPS RUNNOTE: the tables of `bench/run-insn --prod`.
+"""bench/prod-table.py RAW COUNTS MD REPS RUNNOTE [FUSEMD]: the tables of `bench/run-insn --prod`.
 
 RAW: the PROD- lines of the VM (bench/vm-prod-bench.sh: kernel, entries,
-variants, filesystems, times, strace line counts, Zadok sizes); COUNTS:
-the instruction counter's file ("LABEL USER KERNEL" per window).  Writes
-the Markdown page MD (issue 20 point 4: the side-by-side table, and the
-Zadok experiment when it ran) and prints it.
+variants, filesystems, times, strace call and thread counts, RPC and
+FUSE request counts, Zadok sizes); COUNTS: the instruction counter's file ("LABEL
+USER KERNEL" per window).  Writes the Markdown page MD (issue 20 point
+4: the side-by-side table, and the Zadok experiment when it ran) and
+prints it; the FUSE rows, when there are any, go to the page FUSEMD
+instead (with the FUSE requests per entry and by opcode).
 """
 import statistics
 import sys
@@ -36,8 +38,10 @@ class Run:
         self.reps = reps
         self.kernel, self.entries, self.variants, self.fs = "?", {}, [], []
         self.times, self.strace, self.errors = {}, {}, []
-        self.zsizes, self.zfs, self.same = [], [], 0
+        self.zsizes, self.zfs, self.same = [], [], []
         self.rpc, self.nfsdelay = {}, None
+        self.fusereq, self.fuseops, self.fusedaemon, self.fstime = {}, {}, None, {}
+        self.tasks = {}
         for line in open(raw):
             f = line.split()
             if not f:
@@ -62,8 +66,18 @@ class Run:
                 self.rpc[f[1]] = int(f[2])
             elif f[0] == "PROD-NFSDELAY":
                 self.nfsdelay = f[1]
-            elif f[0] == "PROD-SAME":
-                self.same += 1
+            elif f[0] == "PROD-SAME" and len(f) == 3:
+                self.same.append((f[1], f[2]))
+            elif f[0] == "PROD-FUSEREQ" and len(f) == 3:
+                self.fusereq[f[1]] = int(f[2])
+            elif f[0] == "PROD-FUSEOPS" and len(f) >= 2:
+                self.fuseops[f[1]] = {k: int(v) for k, v in (x.split("=", 1) for x in f[2:])}
+            elif f[0] == "PROD-FUSE-DAEMON":
+                self.fusedaemon = " ".join(f[1:])
+            elif f[0] == "PROD-TASKS" and len(f) == 4:
+                self.tasks[f[1]] = (int(f[2]), int(f[3]))
+            elif f[0] == "PROD-FSTIME" and len(f) == 3:
+                self.fstime[f[1]] = int(f[2])
             elif f[0] == "PROD-ERROR":
                 self.errors.append(" ".join(f[1:]))
         self.counts = {}
@@ -93,15 +107,16 @@ class Run:
         return tuple(med(r[i] for r in rows) for i in range(3))
 
 
-def main_table(run, out):
-    """Append the side-by-side table (one block per filesystem and cache)."""
-    rpc = bool(run.rpc)
-    out += ["| fs | cache | variant | syscalls/entry | " + ("RPCs/entry | " if rpc else "")
+def main_table(run, out, fslist, extra=None):
+    """Append the side-by-side table (one block per filesystem of FSLIST
+    and cache); EXTRA: (column title, {label: count}) for a per-entry
+    column after the syscalls (RPCs, FUSE requests)."""
+    out += ["| fs | cache | variant | syscalls/entry | " + (f"{extra[0]} | " if extra else "")
             + "user insn/entry | kernel insn/entry | "
             "total insn/entry | vs GNU | wall ms | vs GNU | user+sys ms | spread |",
-            "|---|---|---|---:|" + ("---:|" if rpc else "")
+            "|---|---|---|---:|" + ("---:|" if extra else "")
             + "---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for fs in run.fs:
+    for fs in fslist:
         n = run.entries.get(fs)
         if not n:
             continue
@@ -123,8 +138,8 @@ def main_table(run, out):
                 wall = f"{1000 * tm[0]:,.0f}" if tm else "-"
                 wr = f"{tm[0] / gnu[1]:.2f}x" if tm and gnu and gnu[1] else "-"
                 cpu = f"{1000 * (tm[1] + tm[2]):,.0f}" if tm else "-"
-                rp = run.rpc.get(f"{v}-{fs}-{cache}")
-                rps = ((f"{rp / n:.3f} | " if rp is not None else "- | ") if rpc else "")
+                rp = extra[1].get(f"{v}-{fs}-{cache}") if extra else None
+                rps = ((f"{rp / n:.3f} | " if rp is not None else "- | ") if extra else "")
                 out.append(f"| {fs} | {cache} | {NAMES.get(v, v)} | {scs} | {rps}{u:,.0f} | {k:,.0f} | "
                            f"{u + k:,.0f} | {ratio} | {wall} | {wr} | {cpu} | {100 * t[2]:.1f} % |")
 
@@ -193,18 +208,43 @@ def zadok_table(run, out):
             "percentages there mean little); elapsed is TCG wall time."]
 
 
-def main():
-    """Read the inputs, write and print the page."""
-    raw, cnt, md, reps, note = sys.argv[1:]
-    run = Run(raw, cnt, int(reps))
-    if not run.insn("base") or not run.entries:
-        sys.exit("prod-table: no baseline windows or no entries")
-    cal = [run.counts.get(f"cal-getpid-{n}-a") for n in (40000, 80000)]
-    calnote = (f" getpid() costs {(cal[1][1] - cal[0][1]) / 40000:.1f} kernel instructions "
-               "per call in this boot (slope from 40,000 to 80,000 calls)." if all(cal) else "")
-    ents = ", ".join(f"{fs} {n:,}" for fs, n in run.entries.items())
+def fuse_ops_table(run, out, fs):
+    """Append the FUSE requests of each traced run by opcode."""
+    ops = {}
+    for v in run.variants:
+        for cache in ("warm", "cold"):
+            for k, c in run.fuseops.get(f"{v}-{fs}-{cache}", {}).items():
+                ops[k] = ops.get(k, 0) + c
+    if not ops:
+        return
+    cols = sorted(ops, key=lambda k: (-ops[k], k))
+    n = run.entries[fs]
+    out += ["", f"FUSE requests of each row's traced run by opcode ({n:,} entries), and "
+            "the threads and processes in that run's strace (ls, its threads, and any process "
+            "it ran) with their futex calls:", "",
+            "| cache | variant | " + " | ".join(cols) + " | total | per entry | tasks | futex/entry |",
+            "|---|---|" + "---:|" * (len(cols) + 4)]
+    for cache in ("warm", "cold"):
+        for v in run.variants:
+            o = run.fuseops.get(f"{v}-{fs}-{cache}")
+            if o is None:
+                continue
+            t = run.fusereq.get(f"{v}-{fs}-{cache}", sum(o.values()))
+            tk = run.tasks.get(f"{v}-{fs}-{cache}")
+            tks = f"{tk[0]} | {tk[1] / n:.3f}" if tk else "- | -"
+            out.append(f"| {cache} | {NAMES.get(v, v)} | "
+                       + " | ".join(f"{o.get(k, 0):,}" for k in cols)
+                       + f" | {t:,} | {t / n:.3f} | {tks} |")
+
+
+def header(run, fslist, note, calnote):
+    """The page's title and first paragraphs, for the rows of FSLIST."""
+    ents = ", ".join(f"{fs} {run.entries[fs]:,}" for fs in fslist if fs in run.entries)
+    same = sum(1 for fs, _ in run.same if fs in fslist)
+    over = " over FUSE" if fslist == ["fuse"] else ""
     out = ["<!-- SPDX-License-Identifier: GPL-3.0-or-later -->",
-           "# ls -lR side by side on the production-configuration kernel (issue 20, point 4)",
+           f"# ls -lR side by side{over} on the production-configuration kernel "
+           "(issue 20, point 4)",
            "",
            f"Generated by `bench/run-insn --prod` from one boot. Kernel {run.kernel} (the rig's "
            "target amd64:prod: Debian's linux-source-7.2 with upstream/'s three series, "
@@ -219,7 +259,8 @@ def main():
            "dentries: its cold rows are warm ones plus the drop). Host: "
            f"{note}.{calnote}",
            "",
-           "Columns: syscalls/entry from a separate `strace -f -o` run (every line counted, "
+           "Columns: syscalls/entry from a separate `strace -f -o` run (every call counted "
+           "once: strace's \"<... resumed>\" halves and its exit and signal notes left out; "
            "minus the same variant's empty listing); instructions per entry, user space and "
            "kernel apart, of every vCPU during the run's window (fork, exec, run, exit, "
            "wait; io-wq workers included), minus the same variant's ls -lR of an empty "
@@ -233,18 +274,8 @@ def main():
            "instead of the statx attributes) on this same kernel, so that only the punting "
            "differs; io_uring inline is the same backend without the knob.", "",
            f"Output: each lsplus variant's `ls -lR` was compared with GNU's once per "
-           f"filesystem (warm): {run.same} of {len(run.fs) * (len(run.variants) - 1)} "
+           f"filesystem (warm): {same} of {len(fslist) * (len(run.variants) - 1)} "
            "byte-identical.", ""]
-    main_table(run, out)
-    startup_table(run, out)
-    zadok_table(run, out)
-    out += ["", "What this shows and what it does not: the instruction counts are exact for "
-            "user space and repeat across runs (the kernel's include the timer ticks of the "
-            "window), so the ratios between rows are the CPU work each way of listing "
-            "costs on this kernel and this emulated CPU. They are not cycles: no cache "
-            "misses, branch mispredictions, TLB or I/O latency are modelled (QEMU TCG, no "
-            "real hardware), a cold row's disk is a host file behind virtio, and wall time "
-            "under TCG on a shared host says little beyond the order of magnitude."]
     if run.nfsdelay is not None:
         out[4:4] = [f"NFS rows: the fixture's /mnt/ext4 exported by the kernel NFS server "
                     "of the same VM and mounted over loopback as NFSv3 (/mnt/nfs3) and NFSv4.2 "
@@ -252,12 +283,76 @@ def main():
                     f"(round trips {2 * int(run.nfsdelay)} ms); RPCs/entry from "
                     "/proc/self/mountstats around the traced run (every RPC sent, GETACL "
                     "included); cold is drop_caches in the VM (client and server).", ""]
+    if "fuse" in fslist:
+        took = run.fstime.get("fuse")
+        out[4:4] = [f"FUSE rows: {run.fusedaemon or 'bindfs'} (Debian 12's binary from the host) "
+                    "serving the fixture's /mnt/ext4/tree on /mnt/bench-fuse in the same VM, "
+                    "its default single thread, the kernel's attribute, entry and negative "
+                    "caches kept 3600 s (a run here takes seconds under TCG, on hardware well "
+                    "under libfuse's default 1 s: the warm rows are what a machine sees with "
+                    "the default, and no count depends on the host's speed); no POSIX ACL "
+                    "support negotiated (libfuse 2): the kernel asks the daemon for every "
+                    "xattr. The daemon runs in the window: its user and kernel instructions "
+                    "are in the row's. FUSE req/entry: the requests the kernel queued for the "
+                    "daemon during the traced run (the tracepoint fuse:fuse_request_send, "
+                    "counted in the VM from tracefs, enabled around that run only; every "
+                    "request that waits for a reply, FORGETs are not in it); cold is "
+                    "drop_caches in the VM (the FUSE inodes and dentries and the ext4 below). "
+                    "LSPLUS_THREADS=0 does not stop lsplus's remote pool, which on FUSE "
+                    "overlaps the per-entry calls on threads within its call budget "
+                    "(LSPLUS_REMOTE_THREADS unset: the width measured, up to 64; README, "
+                    "\"Remote and distributed filesystems\"); its threads' calls are in "
+                    "the syscalls and instructions."
+                    + (f" The FUSE rows took {took} s of the boot." if took is not None else ""),
+                    ""]
+    return out
+
+
+FOOTER = ("What this shows and what it does not: the instruction counts are exact for "
+          "user space and repeat across runs (the kernel's include the timer ticks of the "
+          "window), so the ratios between rows are the CPU work each way of listing "
+          "costs on this kernel and this emulated CPU. They are not cycles: no cache "
+          "misses, branch mispredictions, TLB or I/O latency are modelled (QEMU TCG, no "
+          "real hardware), a cold row's disk is a host file behind virtio, and wall time "
+          "under TCG on a shared host says little beyond the order of magnitude.")
+
+
+def write(md, out, run):
+    """Finish the page OUT (errors), write it to MD and print it."""
     if run.errors:
         out += ["", "Errors in the run: " + "; ".join(run.errors)]
     text = "\n".join(out) + "\n"
     with open(md, "w") as f:
         f.write(text)
     sys.stdout.write(text)
+
+
+def main():
+    """Read the inputs, write and print the page(s)."""
+    raw, cnt, md, reps, note = sys.argv[1:6]
+    fusemd = sys.argv[6] if len(sys.argv) > 6 else None
+    run = Run(raw, cnt, int(reps))
+    if not run.insn("base") or not run.entries:
+        sys.exit("prod-table: no baseline windows or no entries")
+    cal = [run.counts.get(f"cal-getpid-{n}-a") for n in (40000, 80000)]
+    calnote = (f" getpid() costs {(cal[1][1] - cal[0][1]) / 40000:.1f} kernel instructions "
+               "per call in this boot (slope from 40,000 to 80,000 calls)." if all(cal) else "")
+    fuse = [fs for fs in run.fs if fs == "fuse"] if fusemd else []
+    local = [fs for fs in run.fs if fs not in fuse]
+    if local or run.zsizes or not fuse:
+        out = header(run, local, note, calnote)
+        main_table(run, out, local, ("RPCs/entry", run.rpc) if run.rpc else None)
+        startup_table(run, out)
+        zadok_table(run, out)
+        out += ["", FOOTER]
+        write(md, out, run)
+    if fuse:
+        out = header(run, fuse, note, calnote)
+        main_table(run, out, fuse, ("FUSE req/entry", run.fusereq))
+        fuse_ops_table(run, out, "fuse")
+        startup_table(run, out)
+        out += ["", FOOTER]
+        write(fusemd, out, run)
 
 
 main()

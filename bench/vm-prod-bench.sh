@@ -26,13 +26,29 @@
 # (init's lsplus.nfs=1: the fixture's /mnt/ext4 exported and mounted on
 # /mnt/nfs3 and /mnt/nfs4), netem delaying each packet by MS ms, and the
 # RPCs of each traced run ("PROD-RPC LABEL N", from /proc/self/mountstats).
+# With lsplus.fuse=1 (not with NFS) also FUSE: bindfs (Debian 12's, the
+# host's binary with libfuse 2) serving the fixture's /mnt/ext4/tree on
+# /mnt/bench-fuse, one daemon thread (bindfs's default), the kernel's
+# attribute, entry and negative caches kept 3600 s (FUSEOPT: a run of
+# this tree under TCG takes seconds, on hardware well under libfuse's
+# default 1 s, so the warm rows see what a machine sees with the default
+# and no count depends on the host's speed); lsplus.fuse=only: the FUSE
+# rows alone.  The traced run of each row also counts the FUSE requests
+# the kernel queued for the daemon, from the tracepoint
+# fuse:fuse_request_send (tracefs; every request that waits for a reply;
+# FORGETs, which the daemon reads and never answers, do not pass it):
+# "PROD-FUSEREQ LABEL N" and "PROD-FUSEOPS LABEL OP=N ...".
 #
 # Per variant, filesystem and cache state (warm: one unmeasured run
 # first; cold: sync and drop_caches before each run), REPS runs of
 #   vm-timer insn-mark run LABEL ls -lR DIR
 # (the window: instructions; vm-timer: wall, user and system time, lines
 # "PROD-TIME LABEL SECONDS USER SYS"), then one run under strace -f -o
-# (not in a window): "PROD-STRACE LABEL LINES".  Plus the empty command
+# (not in a window): "PROD-STRACE LABEL CALLS" (every line of the trace but
+# the second halves of calls strace shows interrupted by another thread's,
+# "<... NAME resumed>", and its "+++ exited" and "--- SIGNAL" notes; a
+# single-threaded trace: every line but one), and "PROD-TASKS LABEL TASKS
+# FUTEX" (the threads and processes in the trace, its futex calls).  Plus the empty command
 # (base-R), each variant's ls -lR of an empty directory (VARIANT-empty-R,
 # its startup; also under strace), and with lsplus.zadok=N the Zadok
 # experiment (vm-zadok stat|plus over directories of 10 ... N files, on
@@ -40,15 +56,19 @@
 # when there is one).
 # Each variant's ls -lR output is compared with GNU's once per filesystem
 # ("PROD-SAME FS VARIANT", else a PROD-ERROR and the diff's head).
-# Prints "PROD-ENTRIES FS N", "PROD-VARIANTS V...", "PROD-FS F..." for
-# the host (bench/prod-table.py).
+# Prints "PROD-ENTRIES FS N", "PROD-VARIANTS V...", "PROD-FS F..." and
+# the seconds each filesystem's rows took, "PROD-FSTIME FS S", for the
+# host (bench/prod-table.py).
 LS=/opt/lsplus/ls
 M=/usr/bin/insn-mark
 T=/usr/bin/vm-timer
 Z=/usr/bin/vm-zadok
 EMPTY=/mnt/tmp/insn-empty
+FUSEMNT=/mnt/bench-fuse
+FUSEOPT=attr_timeout=3600,entry_timeout=3600,negative_timeout=3600
+TR=/sys/kernel/tracing
 export LC_ALL=C TZ=UTC
-reps=5 fsx=0 zadok=0 cold=1 nfsdelay=
+reps=5 fsx=0 zadok=0 cold=1 nfsdelay= fuse=0
 for a in $(cat /proc/cmdline); do
 	case $a in
 	lsplus.nfsdelay=*) nfsdelay=${a#*=} ;;
@@ -56,6 +76,7 @@ for a in $(cat /proc/cmdline); do
 	lsplus.fsx=*) fsx=${a#*=} ;;
 	lsplus.zadok=*) zadok=${a#*=} ;;
 	lsplus.cold=*) cold=${a#*=} ;;
+	lsplus.fuse=*) fuse=${a#*=} ;;
 	esac
 done
 for p in $M $T $LS; do
@@ -119,6 +140,9 @@ if [ -n "$nfsdelay" ]; then
 			echo "PROD-ERROR netem delay failed"
 	fi
 	echo "PROD-NFSDELAY $nfsdelay"
+	fuse=0
+elif [ "$fuse" = only ]; then
+	fslist= fsx=0
 elif mount -t tmpfs -o size=256m,nr_inodes=0 tmpfs /mnt/bench-tmpfs &&
 	cp -a /mnt/ext4/tree /mnt/bench-tmpfs/tree; then
 	setup_tree /mnt/bench-tmpfs/tree >/dev/null 2>&1
@@ -138,6 +162,27 @@ if [ "$fsx" = 1 ]; then
 			echo "PROD-ERROR $n on $dev: not mounted or not copied"
 		fi
 	done
+fi
+# FUSE (lsplus.fuse=1 or only): bindfs over the fixture; tracefs with a
+# bigger buffer for the tracepoint that counts its requests (enabled
+# around the traced runs only: none of its cost in a counted window).
+if [ "$fuse" != 0 ]; then
+	mkdir -p $FUSEMNT
+	if [ -x /usr/bin/bindfs ] && /usr/bin/bindfs -o $FUSEOPT /mnt/ext4/tree $FUSEMNT &&
+		grep -q " $FUSEMNT fuse" /proc/mounts; then
+		fslist="$fslist fuse:$FUSEMNT"
+		# (etc/lsplus-bindfs: the packages, written by bench/run-insn-prod)
+		echo "PROD-FUSE-DAEMON $(cat /etc/lsplus-bindfs 2>/dev/null ||
+			/usr/bin/bindfs --version), -o $FUSEOPT"
+	else
+		echo "PROD-ERROR bindfs: no FUSE mount on $FUSEMNT"
+	fi
+	grep -q " $TR tracefs" /proc/mounts || mount -t tracefs nodev $TR 2>/dev/null
+	if [ -f $TR/events/fuse/fuse_request_send/enable ]; then
+		echo 4096 >$TR/buffer_size_kb
+	else
+		echo "PROD-ERROR no tracepoint fuse:fuse_request_send (tracefs): no FUSE request counts"
+	fi
 fi
 sync
 for f in $fslist; do
@@ -176,13 +221,35 @@ one() {
 	[ "$4" = 0 ] || echo "PROD-ERROR $1 exited $4"
 	echo "PROD-TIME $1 $2 $5 $6"
 }
+# fusereq LABEL: the FUSE requests since the trace buffer was cleared,
+# by opcode ("PROD-FUSEREQ LABEL N", "PROD-FUSEOPS LABEL OP=N ...");
+# an error if the buffer overran.
+fusereq() {
+	echo 0 >$TR/events/fuse/fuse_request_send/enable
+	lost=$(cat $TR/per_cpu/cpu*/stats | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
+	[ "$lost" = 0 ] || echo "PROD-ERROR $1: the trace buffer lost $lost FUSE requests"
+	awk -v label="$1" '
+		/ fuse_request_send: / && match($0, /\(FUSE_[A-Z_0-9]*\)/) {
+			op = substr($0, RSTART + 6, RLENGTH - 7); n[op]++; total++ }
+		END { printf "PROD-FUSEREQ %s %d\nPROD-FUSEOPS %s", label, total, label
+			for (op in n) printf " %s=%d", op, n[op]; printf "\n" }' $TR/trace
+	echo >$TR/trace
+}
 # trace LABEL VARIANT DIR: the system calls of one run (and on NFS its
-# RPCs: "PROD-RPC LABEL N").
+# RPCs: "PROD-RPC LABEL N"; on FUSE its requests: fusereq).
 trace() {
-	case $3 in /mnt/nfs*) rpc0=$(rpcs "${3%/tree}") ;; *) rpc0= ;; esac
+	rpc0= freq=
+	case $3 in
+	/mnt/nfs*) rpc0=$(rpcs "${3%/tree}") ;;
+	$FUSEMNT*) [ -f $TR/events/fuse/fuse_request_send/enable ] && freq=1 ;;
+	esac
+	if [ -n "$freq" ]; then echo >$TR/trace; echo 1 >$TR/events/fuse/fuse_request_send/enable; fi
 	run "$2" strace -f -o /tmp/trace.txt "$(lsof "$2")" -lR "$3" >/dev/null 2>&1 ||
 		echo "PROD-ERROR strace $1 failed"
-	echo "PROD-STRACE $1 $(wc -l </tmp/trace.txt)"
+	[ -z "$freq" ] || fusereq "$1"
+	echo "PROD-STRACE $1 $(grep -Ecv '^([0-9]+ +)?(<\.\.\. |\+\+\+ |--- )' /tmp/trace.txt)"
+	echo "PROD-TASKS $1 $(awk '{ print $1 }' /tmp/trace.txt | sort -u | wc -l)" \
+		"$(grep -Ec '^([0-9]+ +)?futex\(' /tmp/trace.txt)"
 	rm -f /tmp/trace.txt
 	[ -z "$rpc0" ] || echo "PROD-RPC $1 $(($(rpcs "${3%/tree}") - rpc0))"
 }
@@ -199,8 +266,10 @@ while [ $r -le "$reps" ]; do
 done
 for v in $variants; do trace "$v-empty" "$v" $EMPTY; done
 
+now() { cut -d' ' -f1 /proc/uptime; }
 for f in $fslist; do
 	fs=${f%%:*} dir=${f#*:}
+	t0=$(now)
 	echo "PROD-PROGRESS $fs warm"
 	for v in $variants; do one "warmup-$v-$fs" "$v" "$dir" >/dev/null; done
 	# Each variant's output against GNU's, byte for byte (not timed).
@@ -221,15 +290,20 @@ for f in $fslist; do
 		r=$((r + 1))
 	done
 	for v in $variants; do trace "$v-$fs-warm" "$v" "$dir"; done
-	[ "$cold" = 1 ] || continue
-	echo "PROD-PROGRESS $fs cold"
-	r=1
-	while [ $r -le "$reps" ]; do
-		for v in $variants; do drop; one "$v-$fs-cold-$r" "$v" "$dir"; done
-		r=$((r + 1))
-	done
-	for v in $variants; do drop; trace "$v-$fs-cold" "$v" "$dir"; done
+	if [ "$cold" = 1 ]; then
+		echo "PROD-PROGRESS $fs cold"
+		r=1
+		while [ $r -le "$reps" ]; do
+			for v in $variants; do drop; one "$v-$fs-cold-$r" "$v" "$dir"; done
+			r=$((r + 1))
+		done
+		for v in $variants; do drop; trace "$v-$fs-cold" "$v" "$dir"; done
+	fi
+	echo "PROD-FSTIME $fs $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }')"
 done
+if grep -q " $FUSEMNT fuse" /proc/mounts; then
+	umount $FUSEMNT || echo "PROD-ERROR umount $FUSEMNT failed"
+fi
 
 # zk LABEL MODE DIR: a counted, timed vm-zadok run.
 zk() {
