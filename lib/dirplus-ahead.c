@@ -477,6 +477,27 @@ dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
     return;
   const char *force = getenv (remote ? "LSPLUS_AHEAD" : "LSPLUS_COLD_THREADS");
   bool budgeted = !(force && *force);
+  /* A directory the parent's backend reads in a few calls per batch
+     here (the uring backend's ring on a network filesystem) would cost
+     the per-entry calls in a read-ahead thread, GNU's own number and
+     more than reading it later: no budget pays for that (issue 21:
+     NFSv3 ls -lR made 2.4 calls per entry that way against GNU's
+     2.1).  */
+  if (remote && budgeted && parent->ops->batched
+      && parent->ops->batched (parent))
+    return;
+  /* On a network filesystem an entry whose attribute bits are asked
+     gets GNU's own probes, one call each where GNU makes it; in a
+     read-ahead thread each is two lines of strace -f (the call and its
+     resumption), which nothing saved pays for (NFSv3's ACL probes; on
+     NFSv4 they are latched off after the first entry, as in GNU): such
+     a tree is read ahead only when LSPLUS_AHEAD asks for it.  */
+  if (remote && budgeted && parent->fs_kind == DIRPLUS_FS_NET
+      && !(parent->flags & DIRPLUS_NO_STAT)
+      && (!parent->have_dev
+          || (dirplus_wanted_attrs (parent->flags)
+              & ~dirplus_dev_unsupported (parent->dev))))
+    return;
   /* Whether it pays is decided once it did (open_usec: when the cold
      check timed the open, which it does for the first directories).  */
   if (remote && budgeted && !__atomic_load_n (&ah.pays, __ATOMIC_RELAXED))

@@ -96,6 +96,8 @@ struct dirplus_dir
   char *scratch;		/* backend's per-batch memory */
   size_t scratch_size;
   int fs_kind;			/* enum dirplus_fs_kind, -1 not known yet */
+  bool have_dev;		/* DEV: told by dirplus_set_dev */
+  dev_t dev;
   bool read_ahead;		/* batches come from dirplus-ahead.c */
   struct ahead_batch *ahead;	/* batches read ahead, not yet returned */
   struct ahead_batch *ahead_cur; /* the batch returned last */
@@ -129,6 +131,12 @@ struct dirplus_ops
   /* READ may run in several threads at once (on different
      directories): a cold local directory may be read ahead.  */
   bool threads_ok;
+  /* Whether READ of D in the calling thread costs a few system calls
+     per batch where the same READ in a read-ahead thread costs the
+     portable per-entry calls (the uring backend's ring has one issuer:
+     dirplus-ahead.c then never reads D's subdirectories ahead on the
+     threads' budget); NULL: never.  */
+  bool (*batched) (const struct dirplus_dir *d);
 };
 
 extern const struct dirplus_ops dirplus_sync_ops;

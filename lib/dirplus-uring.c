@@ -365,4 +365,17 @@ dirplus_uring_stat (int dirfd, struct dirplus_entry *e, unsigned int mask,
   return r < 0 ? -1 : 0;
 }
 
-const struct dirplus_ops dirplus_uring_ops = { .read = uring_read };
+/** Whether uring_read of D in the ring's own thread costs a few calls
+    per batch where a read-ahead thread would make the per-entry calls
+    (dirplus_stat_batch): a network directory's stats and GNU's probes
+    go through the ring there (FUSE and local ones, and ls -R without
+    stats, cost the same in any thread).  */
+static bool
+uring_batched (const struct dirplus_dir *d)
+{
+  return (d->fs_kind == DIRPLUS_FS_NET && !(d->flags & DIRPLUS_NO_STAT)
+          && !dirplus_uring_broken ());
+}
+
+const struct dirplus_ops dirplus_uring_ops = { .read = uring_read,
+                                               .batched = uring_batched };

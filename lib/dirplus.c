@@ -24,6 +24,10 @@ static bool setup_done;
 static int setup_backend = -1;
 static bool setup_auto;		/* auto chose it (not LSPLUS_BACKEND) */
 static int setup_errno;
+/* The kind of filesystem of the directory last told its device
+   (dirplus_set_dev): where the next directory opened most likely is
+   (-1: none yet).  */
+static int last_fs_kind = -1;
 
 static const char *const backend_names[] =
 {
@@ -262,6 +266,14 @@ dirplus_open (int parentfd, const char *name, unsigned int statx_mask,
 
   cold = false;
   bool timed = dirplus_cold_timed (&cold);
+  /* The cold check's four clock readings (system calls in a QEMU TCG
+     guest) are worth it on a local disk; on a remote filesystem they
+     only tell whether reading ahead pays, and are paid from the threads'
+     budget there (issue 21: over NFS, where GNU's probes are made per
+     entry as GNU makes them, 68 readings put ls -lR of 2,070 entries
+     13 calls over GNU's).  */
+  if (timed && DIRPLUS_FS_LOCAL < last_fs_kind && !dirplus_budget_take (4))
+    timed = false;
   long long t0 = timed ? dirplus_usec_now () : 0;
   fd = openat (parentfd, name, oflags);
   long long open_usec = timed ? dirplus_usec_now () - t0 : 0;
@@ -370,6 +382,9 @@ void
 dirplus_set_dev (struct dirplus_dir *d, dev_t dev)
 {
   d->fs_kind = dirplus_fs_kind (dev);
+  d->dev = dev;
+  d->have_dev = true;
+  last_fs_kind = d->fs_kind;
 #if USE_URING
   if (d->fs_kind == DIRPLUS_FS_NET && setup_auto
       && d->ops == &dirplus_sync_ops && dirplus_uring_probe () == 0)
