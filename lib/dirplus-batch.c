@@ -320,15 +320,24 @@ dirplus_stat_batch (struct dirplus_dir *d, ssize_t n)
       /* A local directory's statx may answer the attribute bits too
          (dirplus-statxattr.c).  */
       mask = dirplus_statx_request (mask, d->flags, d->fs_kind);
-      if (DIRPLUS_FS_LOCAL < d->fs_kind && done + 2 <= (size_t) n)
+      /* A network filesystem's entries get GNU's own calls (the statx
+         and GNU's probes): made on the pool's threads, each is two
+         lines of strace -f and the threads' calls come on top, which
+         nothing saved pays for (issue 21); there the pool is used only
+         when LSPLUS_REMOTE_THREADS asks for it.  */
+      bool pool = (DIRPLUS_FS_LOCAL < d->fs_kind
+                   && (d->fs_kind != DIRPLUS_FS_NET
+                       || dirplus_pool_forced ()));
+      if (pool && done + 2 <= (size_t) n)
         done = stat_while_fast (d, done, n);
-      if (DIRPLUS_FS_LOCAL < d->fs_kind && done + 2 <= (size_t) n)
+      if (pool && done + 2 <= (size_t) n)
         {
           struct remote_batch b = { d, done };
           dirplus_pool_run (n - done, remote_entry, &b);
           return n;
         }
-      if (!d->no_share && done + SHARE_MIN <= (size_t) n && helper_ready ()
+      if (!d->no_share && d->fs_kind <= DIRPLUS_FS_LOCAL
+          && done + SHARE_MIN <= (size_t) n && helper_ready ()
           && (share.forced || dirplus_budget_take (SHARE_COST)))
         {
           share_batch (d, done, n, mask);

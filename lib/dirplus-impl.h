@@ -354,6 +354,9 @@ bool dirplus_budget_take (long n);
 int dirplus_budget_take_up_to (long each, int max);
 /* The calls the budget holds.  */
 long dirplus_budget_left (void);
+/* Whether LSPLUS_REMOTE_THREADS fixes the pool's width (and spends
+   without a budget).  */
+bool dirplus_pool_forced (void);
 /* Whether entries were found waiting for round trips (a job came to
    the pool).  */
 bool dirplus_pool_slow (void);

@@ -244,6 +244,18 @@ pool_max (void)
   return pool.max;
 }
 
+/** Whether LSPLUS_REMOTE_THREADS fixes the pool's width (then it is
+    used whatever its calls cost).  */
+bool
+dirplus_pool_forced (void)
+{
+  pthread_mutex_lock (&pool.lock);
+  pool_max ();
+  bool forced = pool.forced;
+  pthread_mutex_unlock (&pool.lock);
+  return forced;
+}
+
 /** Whether LSPLUS_REMOTE_THREADS is unset or a number in 1..256.  */
 bool
 dirplus_pool_env_valid (void)
