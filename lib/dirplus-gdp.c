@@ -368,7 +368,8 @@ gdp_read (struct dirplus_dir *d)
           d->eof = true;
           break;
         }
-      if (dirplus_records_add (d, n, flags & GDP_WANT_SELF) < 0)
+      if (dirplus_records_add (d, n, flags & GDP_WANT_SELF,
+                               DIRPLUS_RECS_MODULE) < 0)
         return -1;
       /* Only the first call of a directory starts at position 0.  */
       flags &= ~GDP_WANT_SELF;

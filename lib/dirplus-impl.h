@@ -235,6 +235,10 @@ unsigned int dirplus_statx_request (unsigned int mask, unsigned int flags,
    find the old way.  */
 unsigned int dirplus_statx_attrs_take (struct dirplus_entry *e,
                                        unsigned int bits);
+/* The same for a reply of a kernel known to have the series (the
+   in-tree getdentsplus's records), whether or not statx uses them.  */
+unsigned int dirplus_statx_attrs_apply (struct dirplus_entry *e,
+                                        unsigned int bits);
 /* A test's emulation of the series: adds the attributes to the real
    statx reply *STX of NAME relative to DIRFD, asked with MASK
    (dirplus_statx_reply calls it after every statx of the library).  */
@@ -412,9 +416,11 @@ long long dirplus_usec_now (void);
    dirplus_env_invalid).  */
 long dirplus_env_number (const char *name, long lo, long hi, long dflt);
 
-/* dirplus-records.c: the record of the getdentsplus calls, the module's
-   (<linux/getdentsplus.h> of kernel-module/) and the in-tree one's alike;
-   each backend checks its header against this at compile time.  */
+/* dirplus-records.c: the records of the getdentsplus calls, described
+   here because their two uapi headers cannot meet in one file; each
+   backend checks its header against its layout at compile time.  The
+   module's (<linux/getdentsplus.h> of kernel-module/) carries attribute
+   bits of its own: */
 struct dirplus_rec
 {
   uint64_t d_ino;
@@ -456,12 +462,50 @@ enum
                   && offsetof (type, stx) == offsetof (struct dirplus_rec, stx) \
                   && offsetof (type, name) == offsetof (struct dirplus_rec, name), \
                   "the getdentsplus record of " #type " has another layout")
-/* Append the N bytes of records in D->buf to D's batch (D->ents,
-   D->nents): the end mark sets D->eof, the directory's own record (only
-   if SELF_ASKED) D->st; entries D's filter drops are skipped, what the
-   kernel left to user space is stat'ed.  0, or -1 with errno (EIO: a
-   malformed buffer).  */
-int dirplus_records_add (struct dirplus_dir *d, long n, bool self_asked);
+/* The in-tree call's (upstream/'s series) is a statx reply and nothing
+   else: its ACL and label bits are statx's attributes
+   (STATX_XATTR_INFO, dirplus-statxattr.c); the same record flags.  */
+struct dirplus_rec_sx
+{
+  uint64_t d_ino;
+  int64_t d_off;
+  uint32_t reclen;
+  uint16_t namelen;
+  uint8_t d_type;
+  uint8_t flags;		/* DIRPLUS_REC_* */
+  int32_t error;
+  uint32_t name_off;
+  struct statx stx;
+  char name[];
+};
+#define DIRPLUS_REC_SX_MIN \
+  ((sizeof (struct dirplus_rec_sx) + 1 + 7) & ~(size_t) 7)
+#define DIRPLUS_REC_SX_LAYOUT(type) \
+  _Static_assert (sizeof (type) == sizeof (struct dirplus_rec_sx) \
+                  && offsetof (type, d_ino) == offsetof (struct dirplus_rec_sx, d_ino) \
+                  && offsetof (type, d_off) == offsetof (struct dirplus_rec_sx, d_off) \
+                  && offsetof (type, reclen) == offsetof (struct dirplus_rec_sx, reclen) \
+                  && offsetof (type, namelen) == offsetof (struct dirplus_rec_sx, namelen) \
+                  && offsetof (type, d_type) == offsetof (struct dirplus_rec_sx, d_type) \
+                  && offsetof (type, flags) == offsetof (struct dirplus_rec_sx, flags) \
+                  && offsetof (type, error) == offsetof (struct dirplus_rec_sx, error) \
+                  && offsetof (type, name_off) == offsetof (struct dirplus_rec_sx, name_off) \
+                  && offsetof (type, stx) == offsetof (struct dirplus_rec_sx, stx) \
+                  && offsetof (type, name) == offsetof (struct dirplus_rec_sx, name), \
+                  "the getdentsplus record of " #type " has another layout")
+/* Which of the two a buffer holds.  */
+enum dirplus_rec_kind
+{
+  DIRPLUS_RECS_MODULE,		/* struct dirplus_rec */
+  DIRPLUS_RECS_STATX,		/* struct dirplus_rec_sx */
+};
+/* Append the N bytes of records of KIND in D->buf to D's batch
+   (D->ents, D->nents): the end mark sets D->eof, the directory's own
+   record (only if SELF_ASKED) D->st; entries D's filter drops are
+   skipped, what the kernel left to user space is stat'ed.  0, or -1
+   with errno (EIO: a malformed buffer).  */
+int dirplus_records_add (struct dirplus_dir *d, long n, bool self_asked,
+                         enum dirplus_rec_kind kind);
 
 /* dirplus-openahead.c: open NAMES[0..N-1] relative to PARENTFD with
    OFLAGS ahead (many in one io_uring submission); take one (true: *FD,

@@ -174,7 +174,17 @@ dirplus_statx_request (unsigned int mask, unsigned int flags, int fs_kind)
 unsigned int
 dirplus_statx_attrs_take (struct dirplus_entry *e, unsigned int bits)
 {
-  if (!attrs_on || !(bits & (DIRPLUS_ATTR_ACL | DIRPLUS_ATTR_LABEL)))
+  return attrs_on ? dirplus_statx_attrs_apply (e, bits) : bits;
+}
+
+/** dirplus_statx_attrs_take for a reply of a kernel known to have the
+    series, whether or not the attributes are in use for statx: the
+    records of the in-tree getdentsplus (dirplus-records.c), which are
+    statx replies.  */
+unsigned int
+dirplus_statx_attrs_apply (struct dirplus_entry *e, unsigned int bits)
+{
+  if (!(bits & (DIRPLUS_ATTR_ACL | DIRPLUS_ATTR_LABEL)))
     return bits;
   const struct statx *x = &e->stx;
   uint64_t known = known_attrs (x);

@@ -2,8 +2,11 @@
 /* dirplus-sys.c -- the "intree" backend: the getdentsplus(2) system call
    of upstream/'s patch series (fs/getdentsplus.c in a patched kernel).
    One call returns a buffer of records, each a directory entry with its
-   statx data and attribute bits, like the module's call (dirplus-gdp.c),
-   with no kprobe and no device.
+   statx reply, like the module's call (dirplus-gdp.c), with no kprobe
+   and no device.  The call adds batching to statx and nothing else: an
+   entry's ACL and label bits are statx's attributes (STATX_XATTR_INFO,
+   the series it builds on; dirplus-statxattr.c), taken under the same
+   rules as the statx backend's.
 
    Its number and its uapi header come from kernel headers only: configure
    (LSPLUS_GETDENTSPLUS_SYSCALL in m4/lsplus.m4) defines
@@ -20,13 +23,14 @@
    kernel of the headers' own version (major.minor of LINUX_VERSION_CODE:
    a stable series never adds system calls).  Then the call is probed
    once, with fd -1 only: bad flags must give EINVAL, and good ones
-   EBADF, as the series checks them in that order; ENOSYS means a kernel
-   without it.  The good flags probed are every flag this file may pass
-   but SELF and MARK_END (AT_SYMLINK_FOLLOW, AT_NO_AUTOMOUNT,
-   GETDENTSPLUS_SKIP_DOTS, GETDENTSPLUS_CACHED): a kernel of the series
-   from before its flags became the AT_* ones (GETDENTSPLUS_FOLLOW 0x01,
-   _NO_AUTOMOUNT 0x02, ..., _SKIP_DOTS 0x20: the same names, other
-   values) refuses them with EINVAL and is not used.  A call
+   EBADF, as the series checks them in that order (flags, request,
+   descriptor); ENOSYS means a kernel without it.  The good flags probed
+   are every flag this file may pass but SELF and MARK_END
+   (AT_SYMLINK_FOLLOW, AT_NO_AUTOMOUNT, GETDENTSPLUS_SKIP_DOTS), with
+   this revision's 8-byte request: a kernel of an earlier revision of
+   the series (attribute bits of its own and a 16-byte request, or
+   flags of other values) refuses it with EINVAL and is not used.  A
+   call
    that fails with ENOSYS later (a seccomp filter, ...) is replaced for
    that batch by getdents64 + statx, as the module path does: never a
    failed listing.
@@ -39,19 +43,23 @@
    saw the running kernel accept them (an earlier revision of the RFC
    series did not have them: its kernel refuses them with EINVAL).
 
-   The kernel answers attribute bits from memory only
-   (GETDENTSPLUS_CACHED) for a directory on a remote filesystem
-   (dirplus-fs.c's kind of its device, from dirplus_set_dev), as the
-   module path asks it; the bits left unknown are asked here, overlapped
-   (dirplus_resolve_unknown).  The series never decides "remote" from a
-   list of filesystem names of its own.
+   STATX_XATTR_INFO is asked except for a directory on a filesystem
+   known not to be local (dirplus-fs.c's kind of its device, from
+   dirplus_set_dev; where nobody told it, as the module's attribute
+   bits are asked): on a network or FUSE filesystem the kernel would
+   read each entry's ACL in turn, one round trip after the other, and
+   the attributes are only taken on a local one (dirplus_statx_attrs_apply,
+   the statx backend's rule); there the bits are asked here,
+   overlapped, with GNU's probes (dirplus_resolve_unknown), as are the
+   capabilities, which statx does not report.  The series never decides
+   "remote" from a list of filesystem names of its own.
 
-   How it relates to dirplus-gdp.c: the records have the same layout in
-   both ABIs (the series kept the module's), so both backends hand their
-   buffers to dirplus-records.c, each checking at compile time that its
-   own header agrees with that file's description; the request differs
-   (a struct with its size first and an attribute mask, not GDP_WANT_*
-   flags).  The unit test (tests/unit/dirplus.c) runs both backends on
+   How it relates to dirplus-gdp.c: both backends hand their buffers to
+   dirplus-records.c, which reads the two layouts (the module's carries
+   attribute bits of its own, the series' record is a statx reply), each
+   backend checking at compile time that its own header agrees with
+   that file's description; the request differs (a struct with its size
+   first and a statx mask, not GDP_WANT_* flags).  The unit test (tests/unit/dirplus.c) runs both backends on
    the same emulated records, and the rig's realcall section runs
    tests/kmod/vm/gdp-eq, the two kernels' records of the same directories
    compared field by field.  */
@@ -92,19 +100,11 @@
 # define SYS_ENTRY_MIN \
   ((offsetof (struct getdentsplus_entry, name) + 2 + 7) & ~(size_t) 7)
 
-/* dirplus.h's attribute bits are the ABI's (both follow getxattr's
-   names in the same order).  */
-_Static_assert (DIRPLUS_ATTR_ACL_ACCESS == GETDENTSPLUS_ATTR_ACL_ACCESS
-                && DIRPLUS_ATTR_ACL_DEFAULT == GETDENTSPLUS_ATTR_ACL_DEFAULT
-                && DIRPLUS_ATTR_LABEL == GETDENTSPLUS_ATTR_LABEL
-                && DIRPLUS_ATTR_CAP == GETDENTSPLUS_ATTR_CAP,
-                "attribute bits differ");
-
-/* The records are read by dirplus-records.c: the series kept the
-   module's layout and record flags.  */
-DIRPLUS_REC_LAYOUT (struct getdentsplus_entry);
+/* The records are read by dirplus-records.c, as statx replies; the
+   record flags are the module's.  */
+DIRPLUS_REC_SX_LAYOUT (struct getdentsplus_entry);
 _Static_assert (GETDENTSPLUS_REC_UNRESOLVED == DIRPLUS_REC_UNRESOLVED
-                && SYS_ENTRY_MIN == DIRPLUS_REC_MIN,
+                && SYS_ENTRY_MIN == DIRPLUS_REC_SX_MIN,
                 "the in-tree records are not dirplus-records.c's");
 # ifdef GETDENTSPLUS_SELF
 _Static_assert (GETDENTSPLUS_REC_SELF == DIRPLUS_REC_SELF
@@ -122,7 +122,7 @@ static int probe_errno;
    series' layout (AT_* where the *at() calls have one, the call's own
    in the per-syscall byte).  */
 # define SYS_BASE_FLAGS (AT_SYMLINK_FOLLOW | AT_NO_AUTOMOUNT \
-                         | GETDENTSPLUS_SKIP_DOTS | GETDENTSPLUS_CACHED)
+                         | GETDENTSPLUS_SKIP_DOTS)
 
 /* The flags of the series' later revision, where the headers have them,
    and those of them the running kernel accepts (the probe's answer).  */
@@ -206,18 +206,17 @@ drops_dots (const struct dirplus_dir *d)
           && !d->filter ("..", 2, DT_DIR, d->filter_arg));
 }
 
-/** The request for dirplus FLAGS and statx MASK.  */
+/** The request for dirplus FLAGS and statx MASK in a directory of
+    filesystem kind FS_KIND (-1 not known): STATX_XATTR_INFO where an
+    ACL or a label is wanted and the filesystem is not known remote.  */
 static struct getdentsplus_req
-sys_request (unsigned int flags, unsigned int mask)
+sys_request (unsigned int flags, unsigned int mask, int fs_kind)
 {
   struct getdentsplus_req req = { .size = sizeof req, .statx_mask = mask };
-  if (flags & DIRPLUS_WANT_ACL)
-    req.attr_mask |= (GETDENTSPLUS_ATTR_ACL_ACCESS
-                      | GETDENTSPLUS_ATTR_ACL_DEFAULT);
-  if (flags & DIRPLUS_WANT_LABEL)
-    req.attr_mask |= GETDENTSPLUS_ATTR_LABEL;
-  if (flags & DIRPLUS_WANT_CAP)
-    req.attr_mask |= GETDENTSPLUS_ATTR_CAP;
+  if (fs_kind <= DIRPLUS_FS_LOCAL
+      && (dirplus_wanted_attrs (flags)
+          & (DIRPLUS_ATTR_ACL | DIRPLUS_ATTR_LABEL)))
+    req.statx_mask |= STATX_XATTR_INFO;
   return req;
 }
 
@@ -256,14 +255,10 @@ sys_read (struct dirplus_dir *d)
       d->buf = p;
       d->bufsize = SYS_BUFSIZE;
     }
-  struct getdentsplus_req req = sys_request (d->flags, d->mask);
+  struct getdentsplus_req req = sys_request (d->flags, d->mask, d->fs_kind);
   unsigned int flags = sys_flags (d->flags);
   if (drops_dots (d))
     flags |= GETDENTSPLUS_SKIP_DOTS;
-  /* Where an attribute read is a round trip: from memory only, the rest
-     asked below, overlapped.  */
-  if (DIRPLUS_FS_LOCAL < d->fs_kind)
-    flags |= GETDENTSPLUS_CACHED;
 # ifdef GETDENTSPLUS_SELF
   flags |= sys_supported & GETDENTSPLUS_MARK_END;
   if (d->want_self)
@@ -285,15 +280,16 @@ sys_read (struct dirplus_dir *d)
           d->eof = true;
           break;
         }
-      if (dirplus_records_add (d, n, flags & SYS_SELF_FLAG) < 0)
+      if (dirplus_records_add (d, n, flags & SYS_SELF_FLAG,
+                               DIRPLUS_RECS_STATX) < 0)
         return -1;
       /* Only the first call of a directory starts at position 0.  */
       flags &= ~SYS_SELF_FLAG;
     }
-  /* What the kernel could not answer (an attribute read that failed
-     with an error other than "absent", or one not in memory under
-     GETDENTSPLUS_CACHED), resolved here like the module's unknown
-     bits.  */
+  /* What the records did not answer (not asked: a filesystem that is
+     not local, capabilities; or not determined: the attribute's read
+     failed, a directory's ACL of either kind), resolved here like the
+     module's unknown bits.  */
   dirplus_resolve_unknown (d->fd, d->ents, d->nents, d->flags);
   __atomic_fetch_add (&dirplus_counters.entries, d->nents, __ATOMIC_RELAXED);
   return d->nents;

@@ -92,7 +92,9 @@ AC_DEFUN([LSPLUS_NLS], [
 # <linux/getdentsplus.h> has the same name and stays in everyone else's.
 # Never a number written here: without headers that define
 # __NR_getdentsplus next to struct getdentsplus_req, the call is not
-# built at all (HAVE_GETDENTSPLUS_SYSCALL undefined).
+# built at all (HAVE_GETDENTSPLUS_SYSCALL undefined); nor with the
+# headers of a revision of the series before its records became statx
+# replies (GETDENTSPLUS_ATTR_* defined, no STATX_XATTR_INFO).
 AC_DEFUN([LSPLUS_GETDENTSPLUS_SYSCALL], [
   AC_ARG_WITH([kernel-headers],
     [AS_HELP_STRING([--with-kernel-headers=DIR],
@@ -123,6 +125,9 @@ AC_DEFUN([LSPLUS_GETDENTSPLUS_SYSCALL], [
 #endif
 #ifndef GETDENTSPLUS_REQ_SIZE_VER0
 # error not the in-tree uapi header
+#endif
+#if defined GETDENTSPLUS_ATTR_ACL_ACCESS || !defined STATX_XATTR_INFO
+# error a revision of the series with attribute bits of its own
 #endif
 ]], [[struct getdentsplus_req req = { .size = sizeof req };
       struct getdentsplus_entry e;

@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -826,44 +827,91 @@ fake_gdp (int fd, void *buf, size_t size, unsigned int mask,
 }
 
 /** A stand-in for the in-tree getdentsplus(2) call of upstream/'s series
-    on top of fake_gdp: its records have the module's layout (the series
-    kept it), its request and flags are translated here.  The in-tree
-    uapi header cannot be included next to the module's (same name and
-    guard), so its values are written out: request {size, statx_mask,
-    attr_mask, __spare}, flags AT_SYMLINK_FOLLOW, AT_NO_AUTOMOUNT,
-    AT_STATX_FORCE_SYNC, AT_STATX_DONT_SYNC and the call's own CACHED
-    0x1, SKIP_DOTS 0x2, SELF 0x4, MARK_END 0x8 (the module's values with
-    GDP_AT_FLAGS); record flags
-    REC_SELF 0x02 and REC_END 0x04 are the module's; attribute bits as
-    the module's.  With fake_sys_old it plays a kernel of the series'
-    first revision, which refuses SELF and MARK_END as unknown flags.
-    Checks what the series checks first: unknown flags (EINVAL), the
-    request's size and spare field.  */
+    on top of fake_gdp.  The in-tree uapi header cannot be included next
+    to the module's (same name and guard), so its values are written out
+    and checked against dirplus-impl.h's description of its records
+    (struct dirplus_rec_sx): request {size, statx_mask} (8 bytes); flags
+    AT_SYMLINK_FOLLOW, AT_NO_AUTOMOUNT, AT_STATX_FORCE_SYNC,
+    AT_STATX_DONT_SYNC and the call's own SKIP_DOTS 0x1, SELF 0x2,
+    MARK_END 0x4 (the module's 0x2, 0x4, 0x8); record flags the module's.
+    Each of fake_gdp's records is rewritten in the series' layout: no
+    attribute fields, and with STATX_XATTR_INFO asked, STATX_ATTR_ACL and
+    STATX_ATTR_SECLABEL (and their bits in stx_attributes_mask) where the
+    module's bits determined them, as the series' statx would report
+    them.  With fake_sys_old it plays a kernel of an earlier revision of
+    the series, whose request was 16 bytes: EINVAL.  Checks what the
+    series checks first: unknown flags (EINVAL), then the request's
+    size.  */
 static long
 fake_sys (int fd, const void *req, void *buf, size_t size,
           unsigned int flags)
 {
-  uint32_t r[4];
+  uint32_t r[2];
   memcpy (r, req, sizeof r);
   unsigned int known = (AT_SYMLINK_FOLLOW | AT_NO_AUTOMOUNT
-                        | AT_STATX_SYNC_TYPE | (fake_sys_old ? 0x3u : 0xfu));
+                        | AT_STATX_SYNC_TYPE | 0x7u);
   if ((flags & ~known) || (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE
-      || r[0] < 16 || r[3] != 0)
+      || r[0] < (fake_sys_old ? 16 : 8))
     {
       errno = EINVAL;
       return -1;
     }
-  unsigned int f = GDP_AT_FLAGS | (flags & (GDP_AT_ALL | 0xfu));
-  if (r[2] & (GDP_ATTR_ACL_ACCESS | GDP_ATTR_ACL_DEFAULT))
-    f |= GDP_WANT_ACL;
-  if (r[2] & GDP_ATTR_LABEL)
-    f |= GDP_WANT_LABEL;
-  if (r[2] & GDP_ATTR_CAP)
-    f |= GDP_WANT_CAP;
+  unsigned int f = GDP_AT_FLAGS | (flags & GDP_AT_ALL) | ((flags & 0x7u) << 1);
+  bool xinfo = r[1] & STATX_XATTR_INFO;
+  if (xinfo)
+    f |= GDP_WANT_ACL | GDP_WANT_LABEL;
   if (fcntl (fd, F_GETFD) < 0)
     return -1;			/* EBADF, as the probe wants */
   fake_sys_calls++;
-  return fake_gdp (fd, buf, size, r[1], f);
+  long n = fake_gdp (fd, buf, size, r[1] & ~STATX_XATTR_INFO, f);
+  if (n <= 0)
+    return n;
+  /* Each record moves to where the shorter header puts it.  */
+  const size_t mhdr = offsetof (struct getdentsplus_entry, name);
+  const size_t shdr = offsetof (struct dirplus_rec_sx, name);
+  char *in = buf, *out = buf;
+  for (long off = 0; off < n;)
+    {
+      struct getdentsplus_entry m;
+      memcpy (&m, in + off, sizeof m);
+      const char *name = in + off + (m.name_off ? m.name_off : mhdr);
+      struct dirplus_rec_sx x = {
+        .d_ino = m.d_ino, .d_off = m.d_off, .namelen = m.namelen,
+        .d_type = m.d_type, .flags = m.flags, .error = m.error,
+        .name_off = shdr, .stx = m.stx,
+      };
+      x.reclen = (shdr + m.namelen + 1 + 7) & ~7u;
+      if (xinfo && !m.error && m.stx.stx_mask)
+        {
+          unsigned int acl = GDP_ATTR_ACL_ACCESS
+            | (S_ISDIR (m.stx.stx_mode) ? GDP_ATTR_ACL_DEFAULT : 0);
+          x.stx.stx_attributes &= ~(uint64_t) (STATX_ATTR_ACL
+                                               | STATX_ATTR_SECLABEL);
+          if (!(m.attr_unknown & acl))
+            {
+              x.stx.stx_attributes_mask |= STATX_ATTR_ACL;
+              if (m.attr & acl)
+                x.stx.stx_attributes |= STATX_ATTR_ACL;
+            }
+          if (!(m.attr_unknown & GDP_ATTR_LABEL))
+            {
+              x.stx.stx_attributes_mask |= STATX_ATTR_SECLABEL;
+              if (m.attr & GDP_ATTR_LABEL)
+                x.stx.stx_attributes |= STATX_ATTR_SECLABEL;
+            }
+          if (!(m.attr_unknown & (acl | GDP_ATTR_LABEL)))
+            x.stx.stx_mask |= STATX_XATTR_INFO;
+        }
+      char nm[NAME_MAX + 1];
+      memcpy (nm, name, m.namelen);
+      nm[m.namelen] = '\0';
+      off += m.reclen;
+      memcpy (out, &x, shdr);
+      memcpy (out + shdr, nm, m.namelen + 1);
+      memset (out + shdr + m.namelen + 1, 0, x.reclen - shdr - m.namelen - 1);
+      out += x.reclen;
+    }
+  return out - (char *) buf;
 }
 
 /** All checks with backend B, in this (child) process.  */
@@ -1097,9 +1145,16 @@ static int
 child_fake_sys_old (int unused)
 {
 #if HAVE_GETDENTSPLUS_SYSCALL
-  /* A kernel of the series' first revision: no SELF, no MARK_END.  */
+  /* A kernel of an earlier revision of the series (a 16-byte request,
+     attribute bits of its own): never used.  */
   fake_sys_old = true;
-  return child_fake_sys (0);
+  dirplus_sys_call = fake_sys;
+  if (dirplus_setup (DIRPLUS_INTREE) == DIRPLUS_INTREE)
+    {
+      fail ("intree: a kernel of an earlier revision was taken");
+      return 1;
+    }
+  return 0;
 #else
   return 77;
 #endif
@@ -1235,7 +1290,7 @@ main (void)
       r = in_child (i == 2 ? child_intree_auto
                     : i ? child_fake_sys_old : child_fake_sys, 0);
       printf ("%s: %s\n", i == 2 ? "auto prefers the in-tree call"
-              : i ? "intree backend on an emulated first-revision call"
+              : i ? "intree backend refuses an earlier revision's call"
               : "intree backend on an emulated call",
               r == 0 ? "PASS" : r == 77 ? "SKIP" : "FAIL");
       if (r != 0 && r != 77)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include "../../../kernel-module/include/uapi/linux/getdentsplus.h"
 
@@ -53,9 +54,12 @@ eq_read_mod (int devfd, int fd, int follow, unsigned int statx_mask,
           e->d_type = r->d_type;
           e->unresolved = !!(r->flags & GDP_REC_UNRESOLVED);
           e->error = r->error;
-          e->attr = r->attr;
-          e->attr_unknown = r->attr_unknown;
           memcpy (&e->stx, &r->stx, sizeof e->stx);
+          unsigned int acl = GDP_ATTR_ACL_ACCESS
+            | (S_ISDIR (r->stx.stx_mode) ? GDP_ATTR_ACL_DEFAULT : 0);
+          e->acl = (r->attr_unknown & acl) ? -1 : !!(r->attr & acl);
+          e->label = ((r->attr_unknown & GDP_ATTR_LABEL) ? -1
+                      : !!(r->attr & GDP_ATTR_LABEL));
           off += r->reclen;
         }
     }

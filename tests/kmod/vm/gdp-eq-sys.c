@@ -26,7 +26,8 @@
 
 #include <linux/getdentsplus.h>
 
-#if !defined __NR_getdentsplus || !defined GETDENTSPLUS_REQ_SIZE_VER0
+#if !defined __NR_getdentsplus || !defined GETDENTSPLUS_REQ_SIZE_VER0 \
+  || !defined STATX_XATTR_INFO
 # error "build with the patched kernel's headers first (-I .../usr/include)"
 #endif
 
@@ -61,10 +62,7 @@ eq_read_sys (int fd, int follow, unsigned int statx_mask,
     return -1;
   struct getdentsplus_req req =
     {
-      .size = sizeof req, .statx_mask = statx_mask,
-      .attr_mask = (GETDENTSPLUS_ATTR_ACL_ACCESS
-                    | GETDENTSPLUS_ATTR_ACL_DEFAULT
-                    | GETDENTSPLUS_ATTR_LABEL | GETDENTSPLUS_ATTR_CAP),
+      .size = sizeof req, .statx_mask = statx_mask | STATX_XATTR_INFO,
     };
   unsigned int flags = (AT_NO_AUTOMOUNT | GETDENTSPLUS_SKIP_DOTS
                         | (follow ? AT_SYMLINK_FOLLOW : 0));
@@ -90,9 +88,18 @@ eq_read_sys (int fd, int follow, unsigned int statx_mask,
           e->d_type = r->d_type;
           e->unresolved = !!(r->flags & GETDENTSPLUS_REC_UNRESOLVED);
           e->error = r->error;
-          e->attr = r->attr;
-          e->attr_unknown = r->attr_unknown;
           memcpy (&e->stx, &r->stx, sizeof e->stx);
+          /* The ACL and the label as statx attributes, taken out of
+             STX (the module's statx has neither).  */
+          const uint64_t both = STATX_ATTR_ACL | STATX_ATTR_SECLABEL;
+          e->acl = ((r->stx.stx_attributes_mask & STATX_ATTR_ACL)
+                    ? !!(r->stx.stx_attributes & STATX_ATTR_ACL) : -1);
+          e->label = ((r->stx.stx_attributes_mask & STATX_ATTR_SECLABEL)
+                      ? !!(r->stx.stx_attributes & STATX_ATTR_SECLABEL)
+                      : -1);
+          e->stx.stx_attributes &= ~both;
+          e->stx.stx_attributes_mask &= ~both;
+          e->stx.stx_mask &= ~STATX_XATTR_INFO;
           off += r->reclen;
           struct stat st;
           if (follow

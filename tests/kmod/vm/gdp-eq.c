@@ -3,8 +3,9 @@
    module's call (its ioctl on /dev/getdentsplus) give the same records
    for each DIR: the same names, and for each name the same inode, type,
    "unresolved" flag (but for what only the module leaves to the
-   caller), error, attribute bits (present and unknown) and statx
-   fields, without and with FOLLOW.  The two readers are in
+   caller), error, ACL and label presence (the module's attribute bits,
+   the in-tree call's statx attributes) and statx fields, without and
+   with FOLLOW.  The two readers are in
    gdp-eq-sys.c and gdp-eq-mod.c, one uapi header each (tests/kmod/
    qemu/build-lsrc builds them); this file sees neither.
    Prints "# " diagnostics; exit status 0 equal, 1 a difference, 2 an
@@ -82,8 +83,8 @@ compare (const char *dir, int follow, const struct eq_rec *s,
   F ("error", error);
   if (s->unresolved || m->unresolved || s->error || m->error)
     return;
-  F ("attr", attr);
-  F ("attr_unknown", attr_unknown);
+  F ("acl", acl);
+  F ("label", label);
   /* Beyond what was asked, statx(2) adds bits of its own (STATX_MNT_ID):
      not a field the module claims.  */
   if ((s->stx.stx_mask & EQ_MASK) != (m->stx.stx_mask & EQ_MASK))
