@@ -374,7 +374,7 @@ static bool
 uring_batched (const struct dirplus_dir *d)
 {
   return (d->fs_kind == DIRPLUS_FS_NET && !(d->flags & DIRPLUS_NO_STAT)
-          && !dirplus_uring_broken ());
+          && dirplus_uring_can_getxattr () && !dirplus_uring_broken ());
 }
 
 const struct dirplus_ops dirplus_uring_ops = { .read = uring_read,
