@@ -12,6 +12,16 @@
 #            totals from /proc/self/mountstats (vm-nfs-lib.sh), asserted
 #            <= GNU's, output asserted identical; per-op breakdown and
 #            in-flight averages as comments.  ~14 ms of TCG CPU per RPC.
+#   syscalls system calls (issue 21 point 3): every line of strace -f -o of
+#            `ls -lR` of a tree (/mnt/ext4/nfssys: SYS_DIRS directories
+#            of SYS_FILES files, one of SYS_BIG, ACLs, a default ACL,
+#            labels, subdirectories) by GNU ls and by src/ls per backend,
+#            LSPLUS_THREADS=0 and unset, warm and cold (drop_caches), on
+#            both mounts: ours minus ours of an empty directory <= GNU's
+#            minus GNU's (the startup apart), RPCs <= GNU's, output
+#            identical.  Thread wake-ups, an idle thread's start and the
+#            resumption lines strace prints for a call that another
+#            thread's call interrupted all count, as in the benchmarks.
 #   gnudiff  tests/gnu/difftest.py on one fixture built on the ext4 disk
 #            and listed through both mounts (--view), GNU vs ours, byte
 #            for byte (the subset below).  The mounts get rsize=4096 for
@@ -21,7 +31,7 @@
 # again after rmmod (sync, uring, auto; the RPC section: auto only, the
 # other backends do not depend on the module).
 #
-# Kernel command line: lsplus.nfstests=rpc,gnudiff (default both),
+# Kernel command line: lsplus.nfstests=rpc,syscalls,gnudiff (default all),
 # lsplus.nfsdiff=full|small (small for a sanitizer build of src/ls: the
 # host's nfs-vm.test chooses), lsplus.nfsdiff_j=N (default 4).
 LS=/opt/lsplus/ls
@@ -29,7 +39,7 @@ PY=/usr/bin/python3
 export LC_ALL=C TZ=UTC
 . /vm-nfs-lib.sh
 
-sections=rpc,gnudiff
+sections=rpc,syscalls,gnudiff
 scope=full
 jobs=4
 for a in $(cat /proc/cmdline); do
@@ -178,6 +188,116 @@ rpc_section() { # VARIANTS ("label:backend ..." ; GNU first)
 	done
 }
 
+# ---- system calls ------------------------------------------------------
+SYS_DIRS=6 SYS_FILES=40 SYS_BIG=300
+make_sys_tree() {
+	t=/mnt/ext4/nfssys
+	rm -rf $t
+	mkdir -p $t/big $t/empty
+	i=0
+	while [ $i -lt $SYS_BIG ]; do echo $i >$t/big/f$i; i=$((i + 1)); done
+	setfacl -m u:1000:r $t/big/f7
+	d=0
+	while [ $d -lt $SYS_DIRS ]; do
+		mkdir -p $t/d$d/sub/deeper
+		i=0
+		while [ $i -lt $SYS_FILES ]; do
+			echo $i >$t/d$d/f$i
+			[ $((i % 9)) = 4 ] && setfacl -m u:1000:r $t/d$d/f$i
+			[ $((i % 11)) = 5 ] &&
+				setfattr -n security.selinux -v system_u:object_r:etc_t:s0 $t/d$d/f$i
+			i=$((i + 1))
+		done
+		ln -s f0 $t/d$d/link
+		echo x >$t/d$d/sub/file
+		d=$((d + 1))
+	done
+	setfacl -d -m u:1000:rx $t/d2
+	sync
+}
+
+# sys_empty VER LABEL VARIANT: the lines of VARIANT's ls -lR of an empty
+# directory on VER's mount (its startup), measured once.
+sys_empty() {
+	if [ ! -f /tmp/sys-empty-$1-$2 ]; then
+		sys_run "$1" warm "$2-empty" "$3" nfssys/empty
+		echo "$sys_lines" >/tmp/sys-empty-$1-$2
+	fi
+	cat /tmp/sys-empty-$1-$2
+}
+
+# sys_run VER CACHE LABEL VARIANT DIR: ls -lR DIR under strace -f -o
+# (VARIANT "GNU" is /bin/ls; else BACKEND or BACKEND:THREADS, src/ls with
+# LSPLUS_BACKEND and LSPLUS_THREADS); warm: one unmeasured run first,
+# cold: drop_caches first.  Sets sys_lines, sys_rpcs; the output goes
+# to /tmp/sys-LABEL.out.
+sys_run() {
+	s_ver=$1 s_m=$(nfs_mnt "$1") s_c=$2 s_out=/tmp/sys-$3.out s_v=$4 s_d=$5
+	s_be=${s_v%%:*} s_th=
+	case $s_v in *:*) s_th=${s_v#*:} ;; esac
+	set -- /bin/ls
+	[ "$s_be" = GNU ] || set -- env LSPLUS_BACKEND="$s_be" \
+		${s_th:+LSPLUS_THREADS=$s_th} $LS
+	if [ "$s_c" = cold ]; then
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+	else
+		(cd "$s_m" && "$@" -lR "$s_d") >/dev/null 2>&1
+	fi
+	nfs_snap "$s_ver" /tmp/sys.a
+	(cd "$s_m" && strace -f -o /tmp/sys.trace "$@" -lR "$s_d") >"$s_out" 2>&1
+	echo "exit $?" >>"$s_out"
+	nfs_snap "$s_ver" /tmp/sys.b
+	sys_lines=$(wc -l </tmp/sys.trace)
+	sys_rpcs=$(nfs_delta /tmp/sys.a /tmp/sys.b | awk '$1 == "sends" { s = $2 } END { print s + 0 }')
+}
+
+# What a trace is made of, for a failure: its calls by name.
+sys_breakdown() {
+	awk '{ l = $0; sub(/^[0-9]+ +/, "", l)
+		if (l ~ /^<\.\.\. /) { sub(/^<\.\.\. /, "", l); sub(/ .*/, "", l); print l "(resumed)"; next }
+		sub(/\(.*/, "", l); print l }' /tmp/sys.trace |
+		sort | uniq -c | sort -rn | head -n 8 | tr -s ' \n' '  '
+}
+
+sys_section() { # VARIANTS
+	rm -f /tmp/sys-empty-*	# (the module may have gone since)
+	for v in $VERS; do
+		nfs_cold "$v" $RPC_MOUNT_OPTS || {
+			notok "NFSv$v mounted again for the syscall counts"
+			continue
+		}
+		for c in warm cold; do
+			ge=$(sys_empty "$v" gnu GNU)
+			sys_run "$v" "$c" gnu-$v-$c GNU nfssys
+			gl=$sys_lines gr=$sys_rpcs
+			g=$((gl - ge))
+			echo "# NFSv$v ls -lR nfssys, $c: GNU $gl lines of strace -f ($g without the empty listing's $ge), $gr RPCs"
+			for var in $1; do
+				lab=$(echo "$var" | tr : _)
+				desc=$var
+				case $var in *:0) desc="${var%:0}, LSPLUS_THREADS=0" ;; esac
+				oe=$(sys_empty "$v" "$lab" "$var")
+				sys_run "$v" "$c" "$lab-$v-$c" "$var" nfssys
+				ol=$sys_lines or=$sys_rpcs
+				o=$((ol - oe))
+				same=identical
+				cmp -s /tmp/sys-gnu-$v-$c.out /tmp/sys-$lab-$v-$c.out || same=DIFFERENT
+				name="NFSv$v ls -lR ($SYS_DIRS x $SYS_FILES files, $SYS_BIG in one), $c, $desc: $o system calls <= GNU's $g (strace -f lines without the empty listing's), $or RPCs <= GNU's $gr, output $same"
+				if [ "$o" -le "$g" ] && [ "$or" -le "$gr" ] && [ $same = identical ]; then
+					ok "$name"
+				else
+					notok "$name"
+					echo "#  | $ol lines: $(sys_breakdown)"
+					[ $same = identical ] ||
+						diff /tmp/sys-gnu-$v-$c.out /tmp/sys-$lab-$v-$c.out |
+						head -n 10 | sed 's/^/#  | /'
+				fi
+			done
+		done
+	done
+}
+
 # ---- GNU differential suite through NFS ------------------------------
 # The subset: what reading a directory over NFS can get wrong, and what
 # fits the time.  Every case runs once per mount and backend, GNU once per
@@ -300,6 +420,14 @@ if want rpc; then
 	rpc_section "sync:sync uring:uring $gdp"
 	echo "# --- rpc (module loaded): $(elapsed "$s") s"
 fi
+if want syscalls; then
+	s=$(nfs_now)
+	make_sys_tree
+	sysgdp=
+	[ -n "$gdp" ] && sysgdp="getdentsplus:0 getdentsplus auto:0 auto"
+	sys_section "sync:0 sync uring:0 uring $sysgdp"
+	echo "# --- syscalls (module loaded): $(elapsed "$s") s"
+fi
 fixture=0
 if want gnudiff && [ $have_py = 1 ]; then
 	make_fixture && fixture=1
@@ -320,6 +448,11 @@ if want rpc; then
 	s=$(nfs_now)
 	rpc_section "auto-without-module:auto"
 	echo "# --- rpc (module unloaded): $(elapsed "$s") s"
+fi
+if want syscalls; then
+	s=$(nfs_now)
+	sys_section "auto:0 auto"
+	echo "# --- syscalls (module unloaded): $(elapsed "$s") s"
 fi
 if [ $fixture = 1 ]; then
 	gnudiff sync,uring,auto "backends sync, uring and auto, no module"
