@@ -9,6 +9,11 @@
 #   statx_xattr_info_test   .../filesystems/statx_xattr_info
 #   statx_inline_test       tools/testing/selftests/io_uring
 #
+# getdentsplus_test runs a second time, its testdir variant only, on the
+# btrfs disk run-vm.test attaches (serial ksftbtrfs; where the kernel has
+# btrfs): btrfs moves a directory's position on the read that finds the
+# end, which mark_end checks ("ok - kselftest btrfs: NAME").
+#
 # Each one's TAP is passed on as the rig's lines ("ok - kselftest: NAME"
 # for getdentsplus_test, "ok - kselftest statx_inline_test: NAME" for the
 # others), its "# ..." lines as they are; then one line each for its exit
@@ -28,40 +33,59 @@ if [ ! -x /usr/bin/getdentsplus_test ]; then
 	exit 0
 fi
 
-# run_ksft PROG ENVVAR LABEL SKIPS: PROG with ENVVAR set to a fresh
-# directory on the ext4 disk; SKIPS: how many skipped tests are expected
-# (tests that need what this kernel or disk does not have, named in the
-# test's own SKIP reason, which is printed).
+# run_ksft PROG ENVVAR LABEL SKIPS [BASE [ARG...]]: PROG [ARG...] with
+# ENVVAR set to a fresh directory under BASE (default: the ext4 disk);
+# SKIPS: how many skipped tests are expected (tests that need what this
+# kernel or disk does not have, named in the test's own SKIP reason,
+# which is printed).
 run_ksft() {
-	T=/usr/bin/$1
+	T=/usr/bin/$1 var=$2 label=$3 skips=$4 base=${5:-/mnt/ext4}
+	shift 4
+	[ $# -gt 0 ] && shift
 	if [ ! -x "$T" ]; then
-		notok "$3: $1 is not in the initramfs"
+		notok "$label: ${T##*/} is not in the initramfs"
 		return
 	fi
-	echo "# --- $3"
-	d=/mnt/ext4/ksft
+	echo "# --- $label"
+	d=$base/ksft
 	rm -rf $d
 	mkdir -p $d
 	s=$(date +%s)
-	env "$2=$d" timeout $((600 * ${timescale:-1})) "$T" >/tmp/ksft.out 2>&1
+	env "$var=$d" timeout $((600 * ${timescale:-1})) "$T" "$@" >/tmp/ksft.out 2>&1
 	rc=$?
 	# "ok 3 global.name", "not ok 4 fixture.name # reason", "ok 5 x # SKIP why"
-	sed -n "s/^\(not \)\{0,1\}ok [0-9][0-9]* \(.*\)\$/\1ok - $3: \2/p
+	sed -n "s/^\(not \)\{0,1\}ok [0-9][0-9]* \(.*\)\$/\1ok - $label: \2/p
 		s/^\(#.*\)\$/\1/p" /tmp/ksft.out
 	pass=$(sed -n 's/^# Totals: pass:\([0-9]*\) .*/\1/p' /tmp/ksft.out)
 	fail=$(sed -n 's/^# Totals: .* fail:\([0-9]*\) .*/\1/p' /tmp/ksft.out)
 	skip=$(sed -n 's/^# Totals: .* skip:\([0-9]*\) .*/\1/p' /tmp/ksft.out)
-	if [ "$rc" -eq 0 ]; then ok "$3: exit status 0"; else notok "$3: exit status $rc"; fi
-	if [ -n "$pass" ] && [ "$pass" -gt 0 ] && [ "$fail" = 0 ] && [ "${skip:-0}" -le "$4" ]; then
-		ok "$3: totals: $pass passed, 0 failed, $skip skipped (at most $4 expected)"
+	if [ "$rc" -eq 0 ]; then ok "$label: exit status 0"; else notok "$label: exit status $rc"; fi
+	if [ -n "$pass" ] && [ "$pass" -gt 0 ] && [ "$fail" = 0 ] && [ "${skip:-0}" -le "$skips" ]; then
+		ok "$label: totals: $pass passed, 0 failed, $skip skipped (at most $skips expected)"
 	else
-		notok "$3: totals: passed ${pass:-?}, failed ${fail:-?}, skipped ${skip:-?} (at most $4 expected)"
+		notok "$label: totals: passed ${pass:-?}, failed ${fail:-?}, skipped ${skip:-?} (at most $skips expected)"
 	fi
-	echo "# --- $3: $(($(date +%s) - s)) s"
+	echo "# --- $label: $(($(date +%s) - s)) s"
 	rm -rf $d
 }
 
 run_ksft getdentsplus_test GETDENTSPLUS_TEST_DIR kselftest 0
+
+# The btrfs disk: its testdir variant there.
+bdev=
+for f in /sys/block/vd*/serial; do
+	[ -f "$f" ] && [ "$(cat "$f")" = ksftbtrfs ] && bdev=/dev/${f#/sys/block/} bdev=${bdev%/serial}
+done
+if [ -z "$bdev" ]; then
+	ok "kselftest btrfs # SKIP no btrfs disk attached (run-vm.test attaches one where the sections name kselftest)"
+elif ! grep -qw btrfs /proc/filesystems; then
+	ok "kselftest btrfs # SKIP this kernel has no btrfs"
+elif mkdir -p /mnt/ksft-btrfs && mount -t btrfs "$bdev" /mnt/ksft-btrfs; then
+	run_ksft getdentsplus_test GETDENTSPLUS_TEST_DIR "kselftest btrfs" 0 /mnt/ksft-btrfs -v testdir
+	umount /mnt/ksft-btrfs
+else
+	notok "kselftest btrfs: mount $bdev"
+fi
 # statx_xattr_info_test: tmpfs.empty_label skips where an LSM refuses an
 # empty security.selinux (none is active in the rig: 0 expected).
 run_ksft statx_xattr_info_test STATX_XATTR_INFO_TEST_DIR "kselftest statx_xattr_info_test" 0
