@@ -444,23 +444,26 @@ enum
 };
 /* The smallest record: the header and a NUL, 8-aligned.  */
 #define DIRPLUS_REC_MIN ((sizeof (struct dirplus_rec) + 1 + 7) & ~(size_t) 7)
-/* Check at compile time that TYPE, a uapi header's struct
-   getdentsplus_entry, has the layout of struct dirplus_rec.  */
+/* Whether TYPE, a uapi header's struct getdentsplus_entry, has the
+   fields both layouts share where REC has them.  */
+#define DIRPLUS_REC_SHARED_AS(type, rec) \
+  (offsetof (type, d_ino) == offsetof (rec, d_ino) \
+   && offsetof (type, d_off) == offsetof (rec, d_off) \
+   && offsetof (type, reclen) == offsetof (rec, reclen) \
+   && offsetof (type, namelen) == offsetof (rec, namelen) \
+   && offsetof (type, d_type) == offsetof (rec, d_type) \
+   && offsetof (type, flags) == offsetof (rec, flags) \
+   && offsetof (type, error) == offsetof (rec, error) \
+   && offsetof (type, name_off) == offsetof (rec, name_off) \
+   && offsetof (type, stx) == offsetof (rec, stx) \
+   && offsetof (type, name) == offsetof (rec, name))
+/* Check at compile time that TYPE has the layout of struct dirplus_rec.  */
 #define DIRPLUS_REC_LAYOUT(type) \
   _Static_assert (sizeof (type) == sizeof (struct dirplus_rec) \
-                  && offsetof (type, d_ino) == offsetof (struct dirplus_rec, d_ino) \
-                  && offsetof (type, d_off) == offsetof (struct dirplus_rec, d_off) \
-                  && offsetof (type, reclen) == offsetof (struct dirplus_rec, reclen) \
-                  && offsetof (type, namelen) == offsetof (struct dirplus_rec, namelen) \
-                  && offsetof (type, d_type) == offsetof (struct dirplus_rec, d_type) \
-                  && offsetof (type, flags) == offsetof (struct dirplus_rec, flags) \
-                  && offsetof (type, error) == offsetof (struct dirplus_rec, error) \
+                  && DIRPLUS_REC_SHARED_AS (type, struct dirplus_rec) \
                   && offsetof (type, attr) == offsetof (struct dirplus_rec, attr) \
                   && offsetof (type, attr_unknown) \
-                     == offsetof (struct dirplus_rec, attr_unknown) \
-                  && offsetof (type, name_off) == offsetof (struct dirplus_rec, name_off) \
-                  && offsetof (type, stx) == offsetof (struct dirplus_rec, stx) \
-                  && offsetof (type, name) == offsetof (struct dirplus_rec, name), \
+                     == offsetof (struct dirplus_rec, attr_unknown), \
                   "the getdentsplus record of " #type " has another layout")
 /* The in-tree call's (upstream/'s series) is a statx reply and nothing
    else: its ACL and label bits are statx's attributes
@@ -482,16 +485,7 @@ struct dirplus_rec_sx
   ((sizeof (struct dirplus_rec_sx) + 1 + 7) & ~(size_t) 7)
 #define DIRPLUS_REC_SX_LAYOUT(type) \
   _Static_assert (sizeof (type) == sizeof (struct dirplus_rec_sx) \
-                  && offsetof (type, d_ino) == offsetof (struct dirplus_rec_sx, d_ino) \
-                  && offsetof (type, d_off) == offsetof (struct dirplus_rec_sx, d_off) \
-                  && offsetof (type, reclen) == offsetof (struct dirplus_rec_sx, reclen) \
-                  && offsetof (type, namelen) == offsetof (struct dirplus_rec_sx, namelen) \
-                  && offsetof (type, d_type) == offsetof (struct dirplus_rec_sx, d_type) \
-                  && offsetof (type, flags) == offsetof (struct dirplus_rec_sx, flags) \
-                  && offsetof (type, error) == offsetof (struct dirplus_rec_sx, error) \
-                  && offsetof (type, name_off) == offsetof (struct dirplus_rec_sx, name_off) \
-                  && offsetof (type, stx) == offsetof (struct dirplus_rec_sx, stx) \
-                  && offsetof (type, name) == offsetof (struct dirplus_rec_sx, name), \
+                  && DIRPLUS_REC_SHARED_AS (type, struct dirplus_rec_sx), \
                   "the getdentsplus record of " #type " has another layout")
 /* Which of the two a buffer holds.  */
 enum dirplus_rec_kind
