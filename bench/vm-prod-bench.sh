@@ -33,11 +33,12 @@
 # this tree under TCG takes seconds, on hardware well under libfuse's
 # default 1 s, so the warm rows see what a machine sees with the default
 # and no count depends on the host's speed); lsplus.fuse=only: the FUSE
-# rows alone.  The traced run of each row also counts the FUSE requests
-# the kernel queued for the daemon, from the tracepoint
-# fuse:fuse_request_send (tracefs; every request that waits for a reply;
-# FORGETs, which the daemon reads and never answers, do not pass it):
-# "PROD-FUSEREQ LABEL N" and "PROD-FUSEOPS LABEL OP=N ...".
+# rows alone (no other filesystem, no Zadok experiment).  The traced run
+# of each row also counts the FUSE requests the kernel queued for the
+# daemon, from the tracepoint fuse:fuse_request_send (tracefs; every
+# request that waits for a reply; FORGETs, which the daemon reads and
+# never answers, do not pass it): "PROD-FUSEREQ LABEL N" and
+# "PROD-FUSEOPS LABEL OP=N ...".
 #
 # Per variant, filesystem and cache state (warm: one unmeasured run
 # first; cold: sync and drop_caches before each run), REPS runs of
@@ -142,7 +143,7 @@ if [ -n "$nfsdelay" ]; then
 	echo "PROD-NFSDELAY $nfsdelay"
 	fuse=0
 elif [ "$fuse" = only ]; then
-	fslist= fsx=0
+	fslist= fsx=0 zadok=0
 elif mount -t tmpfs -o size=256m,nr_inodes=0 tmpfs /mnt/bench-tmpfs &&
 	cp -a /mnt/ext4/tree /mnt/bench-tmpfs/tree; then
 	setup_tree /mnt/bench-tmpfs/tree >/dev/null 2>&1
