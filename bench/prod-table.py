@@ -2,7 +2,7 @@
 """bench/prod-table.py RAW COUNTS MD REPS RUNNOTE [FUSEMD]: the tables of `bench/run-insn --prod`.
 
 RAW: the PROD- lines of the VM (bench/vm-prod-bench.sh: kernel, entries,
-variants, filesystems, times, strace call and thread counts, RPC and
+variants, filesystems, times, strace line and thread counts, RPC and
 FUSE request counts, Zadok sizes); COUNTS: the instruction counter's file ("LABEL
 USER KERNEL" per window).  Writes the Markdown page MD (issue 20 point
 4: the side-by-side table, and the Zadok experiment when it ran) and
@@ -259,8 +259,7 @@ def header(run, fslist, note, calnote):
            "dentries: its cold rows are warm ones plus the drop). Host: "
            f"{note}.{calnote}",
            "",
-           "Columns: syscalls/entry from a separate `strace -f -o` run (every call counted "
-           "once: strace's \"<... resumed>\" halves and its exit and signal notes left out; "
+           "Columns: syscalls/entry from a separate `strace -f -o` run (every line counted, "
            "minus the same variant's empty listing); instructions per entry, user space and "
            "kernel apart, of every vCPU during the run's window (fork, exec, run, exit, "
            "wait; io-wq workers included), minus the same variant's ls -lR of an empty "

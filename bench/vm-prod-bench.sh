@@ -45,11 +45,10 @@
 #   vm-timer insn-mark run LABEL ls -lR DIR
 # (the window: instructions; vm-timer: wall, user and system time, lines
 # "PROD-TIME LABEL SECONDS USER SYS"), then one run under strace -f -o
-# (not in a window): "PROD-STRACE LABEL CALLS" (every line of the trace but
-# the second halves of calls strace shows interrupted by another thread's,
-# "<... NAME resumed>", and its "+++ exited" and "--- SIGNAL" notes; a
-# single-threaded trace: every line but one), and "PROD-TASKS LABEL TASKS
-# FUTEX" (the threads and processes in the trace, its futex calls).  Plus the empty command
+# (not in a window): "PROD-STRACE LABEL LINES" (every line, the project's
+# count: a call another thread's call interrupts is two lines), and
+# "PROD-TASKS LABEL TASKS FUTEX" (the threads and processes in the trace,
+# its futex calls).  Plus the empty command
 # (base-R), each variant's ls -lR of an empty directory (VARIANT-empty-R,
 # its startup; also under strace), and with lsplus.zadok=N the Zadok
 # experiment (vm-zadok stat|plus over directories of 10 ... N files, on
@@ -248,7 +247,7 @@ trace() {
 	run "$2" strace -f -o /tmp/trace.txt "$(lsof "$2")" -lR "$3" >/dev/null 2>&1 ||
 		echo "PROD-ERROR strace $1 failed"
 	[ -z "$freq" ] || fusereq "$1"
-	echo "PROD-STRACE $1 $(grep -Ecv '^([0-9]+ +)?(<\.\.\. |\+\+\+ |--- )' /tmp/trace.txt)"
+	echo "PROD-STRACE $1 $(wc -l </tmp/trace.txt)"
 	echo "PROD-TASKS $1 $(awk '{ print $1 }' /tmp/trace.txt | sort -u | wc -l)" \
 		"$(grep -Ec '^([0-9]+ +)?futex\(' /tmp/trace.txt)"
 	rm -f /tmp/trace.txt
