@@ -91,6 +91,7 @@ EXTRA_DIST += \
 	tests/kmod/qemu/build-module \
 	tests/kmod/qemu/build-srcdir.sh \
 	tests/kmod/qemu/debug-kernel.config \
+	tests/kmod/qemu/prod-kernel.config \
 	tests/kmod/qemu/fetch-headers \
 	tests/kmod/qemu/fetch-kernel \
 	tests/kmod/qemu/init \
