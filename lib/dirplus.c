@@ -377,7 +377,12 @@ dirplus_fstat (struct dirplus_dir *d, struct stat *st)
     when io_uring works: its io-wq workers overlap GNU's per-file probes
     (NFSv3's GETACL round trips) behind one io_uring_enter per run,
     where the remote pool's threads would cost calls that nothing saved
-    pays for there (dirplus-pool.c).  */
+    pays for there (dirplus-pool.c).  So is it under auto with the
+    kernel module or the in-tree call, whose records would leave GNU's
+    probes to be made one after another, one call and one round trip
+    each (NFSv3's ACLs; not where the device has them latched off, as
+    NFSv4's are after its first entry): the ring makes them for a few
+    calls per batch, overlapped (issue 21).  */
 void
 dirplus_set_dev (struct dirplus_dir *d, dev_t dev)
 {
@@ -386,8 +391,14 @@ dirplus_set_dev (struct dirplus_dir *d, dev_t dev)
   d->have_dev = true;
   last_fs_kind = d->fs_kind;
 #if USE_URING
+  bool probes = (!(d->flags & DIRPLUS_NO_STAT)
+                 && (dirplus_wanted_attrs (d->flags)
+                     & ~dirplus_dev_unsupported (dev)));
   if (d->fs_kind == DIRPLUS_FS_NET && setup_auto
-      && d->ops == &dirplus_sync_ops && dirplus_uring_probe () == 0)
+      && (d->ops == &dirplus_sync_ops
+          || ((d->ops == &dirplus_gdp_ops || d->ops == &dirplus_sys_ops)
+              && probes && !d->started))
+      && dirplus_uring_probe () == 0)
     d->ops = &dirplus_uring_ops;
 #endif
 }
