@@ -269,14 +269,21 @@ now_ns (void)
 }
 
 /** Wake up to N of the threads waiting for work (LOCK held): one per
-    hint that can start, never all of them -- a thread woken for
-    nothing costs its wake-up and its sleep, and threads woken at once
-    contend for the lock (futex calls again).  */
+    hint that can start (with BUDGETED hints, one the budget pays for),
+    never all of them -- a thread woken for nothing costs its wake-up
+    and its sleep, and threads woken at once contend for the lock (futex
+    calls again).  */
 static void
-wake_idle (size_t n)
+wake_idle (size_t n, bool budgeted)
 {
   if ((size_t) ah.idle < n)
     n = ah.idle;
+  if (budgeted)
+    {
+      long afford = dirplus_budget_left () / AHEAD_DIR_COST;
+      if (afford < (long) n)
+        n = afford < 0 ? 0 : afford;
+    }
   while (n--)
     pthread_cond_signal (&ah.work);
 }
@@ -421,7 +428,7 @@ ahead_main (void *unused)
             more = pending;
           int k = dirplus_budget_take_up_to (AHEAD_THREAD_COST, more);
           dirplus_start_threads (ahead_main, &ah.nthreads, ah.nthreads + k);
-          wake_idle (ah.pending);
+          wake_idle (ah.pending, a->budgeted);
         }
       a->state = DONE;
       if (a->dropped)
@@ -593,7 +600,7 @@ dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
       if (ah.head)
         ah.head->prev = last;
       ah.head = first;
-      wake_idle (n);
+      wake_idle (n, budgeted);
     }
  done:
   pthread_mutex_unlock (&ah.lock);
