@@ -120,18 +120,20 @@ static struct
   .width = 1,
 };
 
-/* The budget counts quarter calls: a call saved adds BUDGET_EARN of
-   them, a call spent takes BUDGET_UNIT, so that threads spend at most
-   three quarters of what was saved.  The costs charged are counts
-   checked against strace -f, not exact (a call another thread
-   interrupts prints as two lines, a wake-up may cost more than the two
-   calls charged), and the quarter kept back is what keeps the total
-   under GNU's: with all of the saving spendable, ls -lR went 2 % over
-   GNU's lines on a cold ext4 and 3-9 % over on bindfs (the rig's
-   production kernel, bench/results-prod*.md).  A negative N (calls made
-   beyond GNU's) takes whole calls.  */
-#define BUDGET_UNIT 4
-#define BUDGET_EARN 3
+/* The budget counts half calls: a call saved adds BUDGET_EARN of them,
+   a call spent takes BUDGET_UNIT, so that threads spend at most half
+   of what was saved.  The costs charged are counts checked against
+   strace -f, not exact (a call another thread interrupts prints as two
+   lines, a wake-up may cost more than the two calls charged, a thread
+   reading ahead on a cold disk more than its directory's charge), and
+   the half kept back is what keeps the total under GNU's: with all of
+   the saving spendable ls -lR went 2 % over GNU's lines on a cold ext4
+   and 3-9 % over on bindfs, with three quarters of it still 3.110 calls
+   per entry on the cold ext4 against GNU's 3.111 (the rig's production
+   kernel, bench/results-prod*.md).  A negative N (calls made beyond
+   GNU's) takes whole calls.  */
+#define BUDGET_UNIT 2
+#define BUDGET_EARN 1
 
 /** Add N calls saved against GNU ls 9.1 to the budget (see above).  */
 void
