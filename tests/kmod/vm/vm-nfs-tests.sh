@@ -93,20 +93,27 @@ RPC_DIRS=3 RPC_FILES=20
 # module's self record cost when it was taken after the read).  What
 # expiry costs at the defaults is bench/run-nfs's business.
 RPC_MOUNT_OPTS=acregmin=600,acregmax=600,acdirmin=600,acdirmax=600
+# fill_files DIR N ACLMOD ACLREM LABMOD LABREM: files f0..f(N-1) in DIR,
+# an access ACL on those whose number is ACLREM modulo ACLMOD, a label on
+# those whose number is LABREM modulo LABMOD.
+fill_files() {
+	i=0
+	while [ $i -lt $2 ]; do
+		echo $i >$1/f$i
+		[ $((i % $3)) = $4 ] && setfacl -m u:1000:r $1/f$i
+		[ $((i % $5)) = $6 ] &&
+			setfattr -n security.selinux -v system_u:object_r:etc_t:s0 $1/f$i
+		i=$((i + 1))
+	done
+}
+
 make_rpc_tree() {
 	t=/mnt/ext4/nfsrpc
 	rm -rf $t
 	d=0
 	while [ $d -lt $RPC_DIRS ]; do
 		mkdir -p $t/d$d
-		i=0
-		while [ $i -lt $RPC_FILES ]; do
-			echo $i >$t/d$d/f$i
-			[ $((i % 5)) = 2 ] && setfacl -m u:1000:r $t/d$d/f$i
-			[ $((i % 7)) = 3 ] &&
-				setfattr -n security.selinux -v system_u:object_r:etc_t:s0 $t/d$d/f$i
-			i=$((i + 1))
-		done
+		fill_files $t/d$d $RPC_FILES 5 2 7 3
 		ln -s f0 $t/d$d/link
 		mkdir $t/d$d/sub
 		d=$((d + 1))
@@ -200,14 +207,7 @@ make_sys_tree() {
 	d=0
 	while [ $d -lt $SYS_DIRS ]; do
 		mkdir -p $t/d$d/sub/deeper
-		i=0
-		while [ $i -lt $SYS_FILES ]; do
-			echo $i >$t/d$d/f$i
-			[ $((i % 9)) = 4 ] && setfacl -m u:1000:r $t/d$d/f$i
-			[ $((i % 11)) = 5 ] &&
-				setfattr -n security.selinux -v system_u:object_r:etc_t:s0 $t/d$d/f$i
-			i=$((i + 1))
-		done
+		fill_files $t/d$d $SYS_FILES 9 4 11 5
 		ln -s f0 $t/d$d/link
 		echo x >$t/d$d/sub/file
 		d=$((d + 1))
