@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { IM_OPEN = 1, IM_LABEL_BYTE = 2, IM_CLOSE = 3 };
@@ -81,6 +82,43 @@ static void im_exec(int op, const char *label)
 	((void (*)(void))im_page)();
 }
 
+/**
+ * im_parent_asleep: wait (up to 2 s, 1 ms at a time) until the parent
+ * (the shell that started us) sleeps, so that none of its user
+ * instructions fall into the window.
+ *
+ * The counter counts every vCPU: a shell that forks us goes on running
+ * on the other vCPU until it calls wait(), and under a loaded host that
+ * can be late enough to overlap our window (a CI run once saw a
+ * calibration loop's user count off by the parent's tail).  /proc's
+ * state letter after the last ')' of the stat line says whether it is
+ * running ('R'); anything else is asleep or stopped.  Returns silently
+ * when /proc cannot say.
+ */
+static void im_parent_asleep(void)
+{
+	char path[64], buf[512];
+	struct timespec ms = { 0, 1000000 };
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)getppid());
+	for (i = 0; i < 2000; i++) {
+		FILE *f = fopen(path, "r");
+		size_t n;
+		char *rp;
+
+		if (!f)
+			return;
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = 0;
+		rp = strrchr(buf, ')');
+		if (!rp || rp[1] != ' ' || rp[2] != 'R')
+			return;
+		nanosleep(&ms, NULL);
+	}
+}
+
 /** im_count: parse N (at least 1) or exit. */
 static unsigned long im_count(const char *s)
 {
@@ -123,6 +161,7 @@ static int im_run(const char *label, char **argv)
 	int st;
 	pid_t pid;
 
+	im_parent_asleep();
 	im_exec(IM_OPEN, NULL);
 	pid = fork();
 	if (pid == 0) {
@@ -160,12 +199,14 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "loop") && argc == 4) {
 		unsigned long n = im_count(argv[2]);
 
+		im_parent_asleep();
 		im_exec(IM_OPEN, NULL);
 		im_loop(n);
 		im_exec(IM_CLOSE, argv[3]);
 	} else if (!strcmp(cmd, "getpid") && argc == 4) {
 		unsigned long n = im_count(argv[2]);
 
+		im_parent_asleep();
 		im_exec(IM_OPEN, NULL);
 		im_getpid(n);
 		im_exec(IM_CLOSE, argv[3]);
