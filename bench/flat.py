@@ -135,7 +135,9 @@ def measure_flat(root, gnu, ours, locales, reps, log):
                         "gnu_rss_kib": gr, "ours_rss_kib": orss,
                         "rss_ratio": orss / gr if gr else 0,
                         "gnu_runs": times[(fmt, loc, "gnu")],
-                        "ours_runs": times[(fmt, loc, "ours")]})
+                        "ours_runs": times[(fmt, loc, "ours")],
+                        "gnu_cpu_runs": cpu[(fmt, loc, "gnu")],
+                        "ours_cpu_runs": cpu[(fmt, loc, "ours")]})
     return results
 
 
