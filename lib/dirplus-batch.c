@@ -15,7 +15,8 @@
    CPU) hand the rest to the pool.  Handing
    cached answers to the pool only costs wake-ups.
 
-   With two or more CPUs, a big batch is shared with one helper thread:
+   With two or more CPUs to run on (its affinity: taskset, cpusets), a
+   big batch is shared with one helper thread:
    both take chunks of entries from a common counter and stat them, so the
    kernel work of a directory runs on two cores (ls's own work is small
    next to it).  The caller never waits for a helper that has not started
@@ -38,6 +39,8 @@
 #include <config.h>
 
 #include "dirplus-impl.h"
+
+#include "nproc.h"
 
 #include <linux/futex.h>
 #include <pthread.h>
@@ -191,7 +194,10 @@ helper_ready (void)
   share.state = -1;
   if (env && *env == '0')
     return false;
-  long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
+  /* The CPUs this process may run on (sched_getaffinity: taskset,
+     cpusets), not the machine's: pinned to one, a helper would only
+     take turns with the caller.  */
+  long ncpu = num_processors (NPROC_CURRENT);
   if (ncpu < 2)
     return false;
   if (!(env && *env))

@@ -43,6 +43,28 @@ test "$getx" -le $SLACK || fail "$getx getxattr calls (limit $SLACK)"
 test "$listx" -le $((N + SLACK)) ||
   fail "$listx listxattr calls for $N files (limit $((N + SLACK)))"
 
+# The helper thread (LSPLUS_THREADS=1 forces it, budget and load aside)
+# needs a second CPU among those the process may run on: pinned to one
+# (taskset), no thread.  A regression test: the CPU count was the
+# machine's (sysconf), so a pinned ls started a helper that could only
+# take turns with it.  With two CPUs allowed, the helper does start (the
+# check above can see a thread).
+if command -v taskset >/dev/null 2>&1; then
+  LSPLUS_THREADS=1 trace_counts "$tmp/pin1" taskset -c 0 "$LS" -l "$tmp/dir" ||
+    fail "pinned ls -l exited with status $?: $(cat "$tmp/pin1.stderr")"
+  clones=$(count "$tmp/pin1" clone clone3)
+  echo "LSPLUS_THREADS=1, taskset -c 0: $clones thread starts"
+  test "$clones" -eq 0 || fail "$clones threads started on one CPU"
+  if taskset -c 0,1 true 2>/dev/null; then
+    LSPLUS_THREADS=1 trace_counts "$tmp/pin2" taskset -c 0,1 "$LS" -l "$tmp/dir"
+    clones=$(count "$tmp/pin2" clone clone3)
+    echo "LSPLUS_THREADS=1, taskset -c 0,1: $clones thread starts"
+    test "$clones" -ge 1 || fail "no helper thread with two CPUs allowed"
+  fi
+else
+  fail "taskset (util-linux) missing"
+fi
+
 # Not this test's job, but cheap: the outputs should agree.
 "$LS" -l "$tmp/dir" >"$tmp/out.ours" 2>&1
 "$GNU_LS" -l "$tmp/dir" >"$tmp/out.gnu" 2>&1
