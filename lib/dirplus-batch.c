@@ -22,7 +22,7 @@
    next to it).  The caller never waits for a helper that has not started
    (it simply takes every chunk itself), only for a chunk in progress.
    Each entry is written by exactly one thread.  By default the helper
-   runs only when a CPU is idle (1-minute load average) and the threads'
+   runs only when a CPU is idle (dirplus_spare_cpus) and the threads'
    call budget (dirplus-pool.c: calls saved against GNU ls 9.1) pays for
    its start (HELPER_COST) and for each batch shared (SHARE_COST), so that
    the helper never makes the total exceed GNU's; LSPLUS_THREADS=1 forces
@@ -42,10 +42,12 @@
 
 #include "nproc.h"
 
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -176,36 +178,82 @@ helper_main (void *arg)
   return NULL;
 }
 
+/** The number of runnable threads on the machine now (the fourth field
+    of /proc/loadavg, the caller included), or -1.  */
+static int
+runnable_now (void)
+{
+  int fd = open ("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  char buf[128];
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return -1;
+  buf[n] = '\0';
+  double l1, l5, l15;
+  int running;
+  if (sscanf (buf, "%lf %lf %lf %d/", &l1, &l5, &l15, &running) != 4
+      || running < 1)
+    return -1;
+  return running;
+}
+
+/** How many helper threads may run beside the caller, each on a CPU of
+    its own (see dirplus-impl.h); decided once per process.  */
+int
+dirplus_spare_cpus (bool *forced)
+{
+  static int spare = -1;
+  static bool force;
+  if (spare < 0)
+    {
+      /* LSPLUS_THREADS=0: none; 1: one less than the CPUs this process
+         may run on (sched_getaffinity: taskset, cpusets) -- pinned to
+         one, a helper would only take turns with the caller; unset: the
+         CPUs with nothing runnable now.  The runnable count says "now";
+         the 1-minute load average (the fallback) also counts the ls
+         that ran just before, so that anything running ls in a loop
+         kept the helper off with a CPU idle.  */
+      const char *env = getenv ("LSPLUS_THREADS");
+      force = env && *env && *env != '0';
+      long ncpu = num_processors (NPROC_CURRENT);
+      if ((env && *env == '0') || ncpu < 2)
+        spare = 0;
+      else if (force)
+        spare = ncpu - 1;
+      else
+        {
+          int running = runnable_now ();
+          double load;
+          if (running < 0)
+            running = (getloadavg (&load, 1) == 1 ? (int) (load + 1.5)
+                       : (int) ncpu);
+          spare = running < ncpu ? ncpu - running : 0;
+        }
+    }
+  *forced = force;
+  return spare;
+}
+
 /** Start the helper thread once, if it is wanted and possible.  */
 static bool
 helper_ready (void)
 {
   if (share.state)
     return share.state > 0;
-  /* LSPLUS_THREADS=0: never; 1: whenever there are two CPUs; unset:
-     when there is also a CPU to spare (the 1-minute load average leaves
-     one idle) -- on a busy machine the helper only adds switches -- and
+  /* When a CPU is spare (dirplus_spare_cpus) -- on a busy machine the
+     helper only adds switches -- and, unless LSPLUS_THREADS=1 forces it,
      the budget pays for it (else asked again at the next big batch).  */
-  const char *env = getenv ("LSPLUS_THREADS");
-  share.forced = env && *env && *env != '0';
-  if (!share.forced && !(env && *env == '0')
-      && !dirplus_budget_take (HELPER_COST))
+  if (dirplus_spare_cpus (&share.forced) < 1)
+    {
+      share.state = -1;
+      return false;
+    }
+  if (!share.forced && !dirplus_budget_take (HELPER_COST))
     return false;
   share.state = -1;
-  if (env && *env == '0')
-    return false;
-  /* The CPUs this process may run on (sched_getaffinity: taskset,
-     cpusets), not the machine's: pinned to one, a helper would only
-     take turns with the caller.  */
-  long ncpu = num_processors (NPROC_CURRENT);
-  if (ncpu < 2)
-    return false;
-  if (!(env && *env))
-    {
-      double load;
-      if (getloadavg (&load, 1) != 1 || ncpu - 1 < load + 0.5)
-        return false;
-    }
   /* The helper takes no signals: ls's handlers run in the main thread.  */
   sigset_t all, old;
   sigfillset (&all);
@@ -343,6 +391,7 @@ dirplus_stat_batch (struct dirplus_dir *d, ssize_t n)
           return n;
         }
       if (!d->no_share && d->fs_kind <= DIRPLUS_FS_LOCAL
+          && !dirplus_ahead_warm_busy ()
           && done + SHARE_MIN <= (size_t) n && helper_ready ()
           && (share.forced || dirplus_budget_take (SHARE_COST)))
         {

@@ -132,6 +132,14 @@ dirplus_cold_timed (bool *cold)
   return false;
 }
 
+/** Whether the last directory timed waited for the disk (the tree looks
+    cold now).  */
+bool
+dirplus_cold_now (void)
+{
+  return 0 < __atomic_load_n (&cold_streak, __ATOMIC_RELAXED);
+}
+
 /* What getdents64 writes.  */
 struct linux_dirent64
 {

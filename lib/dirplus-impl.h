@@ -44,7 +44,7 @@
      dirplus-pool.c     threads that overlap per-entry round trips on
                         remote filesystems
      dirplus-ahead.c    directories read ahead (ls -R: remote filesystems,
-                        and a cold local tree)
+                        a cold local tree, a warm one on an idle CPU)
      dirplus-records.c  getdentsplus records (module and in-tree call
                         alike) to a batch of entries
      dirplus-openahead.c subdirectories opened ahead in one io_uring
@@ -368,11 +368,19 @@ bool dirplus_pool_slow (void);
    read-ahead clears and reads it: see dirplus-ahead.c).  */
 extern _Thread_local bool dirplus_pool_used;
 
+/* dirplus-batch.c: how many helper threads may run beside the caller,
+   each on a CPU of its own: under LSPLUS_THREADS=1 (*FORCED) one less
+   than the CPUs the process may run on, unset the CPUs with nothing
+   runnable now, 0 under LSPLUS_THREADS=0 or on one CPU.  Decided once
+   (reading /proc/loadavg).  */
+int dirplus_spare_cpus (bool *forced);
+
 /* Directories read ahead (dirplus-ahead.c).  */
 struct ahead_batch;
 /* Hint that NAMES[0..N-1], subdirectories of PARENT, are opened next
    (dirplus_ahead): read them ahead with PARENT->ops on a remote
-   filesystem, or on a local one whose PARENT was cold.  */
+   filesystem, on a local one whose PARENT was cold, or on a warm one
+   when a CPU is spare.  */
 void dirplus_ahead_hint (struct dirplus_dir *parent, char *const *names,
                          size_t n);
 /* dirplus-getdents.c: whether LSPLUS_COLD_USEC is unset or valid.  */
@@ -381,6 +389,8 @@ bool dirplus_getdents_env_valid (void);
    (the cold-cache check samples directories while the tree looks
    warm); when not, sets *COLD to what the directory counts as.  */
 bool dirplus_cold_timed (bool *cold);
+/* Whether the last directory timed waited for the disk.  */
+bool dirplus_cold_now (void);
 /* Whether LSPLUS_COLD_THREADS is unset or valid (0..8).  */
 bool dirplus_ahead_cold_env_valid (void);
 /* Take NAME under PARENTFD if it was read ahead with MASK and FLAGS:
@@ -398,6 +408,9 @@ ssize_t dirplus_ahead_read (struct dirplus_dir *d,
                             struct dirplus_entry **entries);
 /* Free a list of batches.  */
 void dirplus_ahead_free_batches (struct ahead_batch *b);
+/* Whether a warm local tree is being read ahead now (its threads take
+   the spare CPUs: no batch is shared with the helper thread).  */
+bool dirplus_ahead_warm_busy (void);
 /* Forget the hints made under directory fd FD (about to be closed).  */
 void dirplus_ahead_drop (int fd);
 

@@ -181,8 +181,9 @@ void dirplus_set_dev (struct dirplus_dir *d, dev_t dev);
    opened and read ahead in the background (dirplus-ahead.c), so that
    their round trips overlap; so are they on a local filesystem when D's
    first read waited for the disk (a cold cache, LSPLUS_COLD_THREADS and
-   LSPLUS_COLD_USEC), so that several disk reads are in flight.
-   dirplus_open then returns what was read, exactly as it would have
+   LSPLUS_COLD_USEC), so that several disk reads are in flight, and when
+   it did not but a CPU is spare (LSPLUS_THREADS), so that their system
+   calls run on that CPU while ls lists.  dirplus_open then returns what was read, exactly as it would have
    read it.  Elsewhere this does nothing.
    Hints under D are forgotten when D is closed.  */
 void dirplus_ahead (struct dirplus_dir *d, char *const *names, size_t n);

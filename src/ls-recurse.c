@@ -321,10 +321,10 @@ list_dir (int parentfd, char const *name, bool command_line_arg,
   if (recursive)
     {
       collect_subdirs (lv, &subdirs_alloc);
-      /* On a remote filesystem, or a local one found cold, the
-         subdirectories are read ahead while this listing is printed and
-         the walk goes down (dirplus-ahead.c); in the order the walk will
-         take them.  */
+      /* On a remote filesystem, a local one found cold, or a warm one
+         with a CPU spare, the subdirectories are read ahead while this
+         listing is printed and the walk goes down (dirplus-ahead.c); in
+         the order the walk will take them.  */
       dirplus_ahead (d, lv->subdirs, lv->nsub);
     }
 

@@ -468,11 +468,12 @@ Environment variables of lsplus alone:\n\
                              (getdents64 + statx + listxattr); naming\n\
                              a backend that is not available, or an\n\
                              unknown WORD, is an error (exit status 2)\n\
-  LSPLUS_THREADS=0|1         sync backend: 0 never shares a big directory\n\
-                             with a helper thread, 1 always does (with 2\n\
-                             or more CPUs); unset: only when a CPU is idle\n\
-                             and the calls saved against GNU ls pay for\n\
-                             the thread's own\n\
+  LSPLUS_THREADS=0|1         sync backend's helper threads (a big\n\
+                             directory shared, a warm tree's next\n\
+                             directories read under -R): 0 never, 1\n\
+                             always (with 2 or more CPUs); unset: only\n\
+                             when a CPU is idle and the calls saved\n\
+                             against GNU ls pay for the threads' own\n\
   LSPLUS_URING_BATCH=N       uring backend: operations in flight, 8 to 4096\n\
                              (default 256); any other value makes the\n\
                              backend unavailable\n\

@@ -6,6 +6,7 @@ GNU_DIFF_TESTS = \
 	tests/gnu/diff-uring.test \
 	tests/gnu/diff-getdentsplus.test
 TESTS += $(GNU_DIFF_TESTS) tests/gnu/empty-label.test tests/gnu/diff-cold.test \
+	tests/gnu/diff-warm.test \
 	tests/gnu/collate.test
 ## The "fs" cases on other filesystems (issue 21): loop images, memory
 ## filesystems and FUSE, one test each (tests/gnu/fsmatrix.py).
@@ -24,7 +25,7 @@ GNU_FS_TESTS = \
 TESTS += $(GNU_FS_TESTS)
 EXTRA_DIST += $(GNU_FS_TESTS) tests/gnu/fs-matrix.sh tests/gnu/fsmatrix.py
 EXTRA_DIST += $(GNU_DIFF_TESTS) tests/gnu/empty-label.test \
-	tests/gnu/diff-cold.test \
+	tests/gnu/diff-cold.test tests/gnu/diff-warm.test \
 	tests/gnu/collate.test \
 	tests/gnu/collate.py \
 	tests/gnu/cases.py \

@@ -4,6 +4,8 @@ TESTS += tests/syscalls/ls-l.sh
 EXTRA_DIST += tests/syscalls/lib.sh tests/syscalls/ls-l.sh
 TESTS += tests/syscalls/ls-lR-backends.sh
 EXTRA_DIST += tests/syscalls/ls-lR-backends.sh
+TESTS += tests/syscalls/ls-lR-warm.sh
+EXTRA_DIST += tests/syscalls/ls-lR-warm.sh
 TESTS += tests/syscalls/ls-remote.sh
 EXTRA_DIST += tests/syscalls/ls-remote.sh
 # Per filesystem (issue 21): ls -lR and ls -l make no more calls than GNU ls.
