@@ -83,7 +83,7 @@
 
    Bounds: at most twice as many directories as threads are being read
    or waiting to be taken (each holds one fd and its entries; on a warm
-   tree only the descriptors bound them, see ahead_claim), never
+   tree AHEAD_WARM_DEPTH ahead of each hint, see ahead_claim), never
    more than a quarter of RLIMIT_NOFILE, and no new one is started while
    the entries held reach AHEAD_BYTES (memory stays bounded whatever the
    directories' sizes); at most AHEAD_QUEUE names wait to be started,
@@ -122,6 +122,7 @@ enum
   AHEAD_READING = 8,		/* directories being read at once */
   AHEAD_LOCAL_THREADS = 4,	/* a cold local tree: threads by default */
   AHEAD_WARM_THREADS = 3,	/* a warm local tree: at most, spare CPUs */
+  AHEAD_WARM_DEPTH = 16,	/* ... started ahead of one (ahead_claim) */
   AHEAD_QUEUE = 4096,		/* hints waiting */
   AHEAD_MIN_NOFILE = 256,	/* RLIMIT_NOFILE needed to read ahead */
 };
@@ -459,18 +460,21 @@ static struct ahead *
 ahead_claim (bool thread)
 {
   struct ahead *a = NULL;
+  size_t before = 0;		/* directories started before it */
   if (ah.active == 0
       || __atomic_load_n (&ah.bytes, __ATOMIC_RELAXED) < AHEAD_BYTES)
     for (a = ah.head; a && a->state != PENDING; a = a->next)
-      ;
+      before++;
   /* A warm tree's directories are read in a few microseconds each: a
      thread soon runs out of the newest hints and reads older ones (the
-     siblings of the directories above, needed after this subtree), and
-     these would fill a window as deep as the threads, leaving none for
-     the newest hints that come next.  Only the descriptors bound them
-     (and AHEAD_BYTES).  */
-  if (a && (a->warm ? ah.active >= ah.max_window
-            : ah.active - ah.active_warm >= ah.window))
+     siblings of the directories above, needed after this subtree).  A
+     window counting those would fill up with them and leave no room for
+     the newest hints that come next, at the head of the list: a warm
+     one starts while fewer than AHEAD_WARM_DEPTH directories started
+     come before it in ls's order (and the descriptors allow).  */
+  if (a && (a->warm ? (AHEAD_WARM_DEPTH <= before
+                       || ah.max_window <= ah.active)
+            : ah.window <= ah.active - ah.active_warm))
     return NULL;
   /* The reader reads ahead only what it would read as fast itself: not
      a warm tree's directories once it looks cold (they would keep it
