@@ -533,24 +533,6 @@ ahead_finish (struct ahead *a, long long took, bool pooled)
   pthread_cond_broadcast (&ah.changed);
 }
 
-/** Spin (LOCK not held) for up to USEC microseconds while the word at
-    ADDR holds VAL (EQUAL) or anything else (!EQUAL).  */
-static void
-spin_while (const unsigned int *addr, unsigned int val, bool equal,
-            int usec)
-{
-  long long limit = dirplus_usec_now () + usec;
-  for (int i = 1; (__atomic_load_n (addr, __ATOMIC_ACQUIRE) == val) == equal;
-       i++)
-    {
-#if defined __x86_64__ || defined __i386__
-      __builtin_ia32_pause ();
-#endif
-      if (i % 64 == 0 && limit < dirplus_usec_now ())
-        break;
-    }
-}
-
 /** An ahead thread: start the newest pending hint while the window has
     room and the entries held stay under AHEAD_BYTES; when the open was
     slow, start more threads.  On a warm tree it spins a while for new
@@ -577,7 +559,7 @@ ahead_main (void *unused)
                                                    __ATOMIC_ACQUIRE);
               spun = true;
               pthread_mutex_unlock (&ah.lock);
-              spin_while (&ah.kick, kick, true, AHEAD_SPIN_USEC);
+              dirplus_spin_while (&ah.kick, kick, true, AHEAD_SPIN_USEC);
               pthread_mutex_lock (&ah.lock);
               continue;
             }
@@ -891,8 +873,8 @@ dirplus_ahead_take (int parentfd, const char *name, unsigned int mask,
                 {
                   spun = true;
                   pthread_mutex_unlock (&ah.lock);
-                  spin_while (&a->state, DONE, false,
-                              AHEAD_TAKE_SPIN_USEC);
+                  dirplus_spin_while (&a->state, DONE, false,
+                                      AHEAD_TAKE_SPIN_USEC);
                   pthread_mutex_lock (&ah.lock);
                   continue;
                 }

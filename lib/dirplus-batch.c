@@ -134,16 +134,8 @@ wait_word (void *addr, uint32_t val, bool differ, int32_t *sleeps, int spin)
 #define WORD_OK() ((__atomic_load_n ((uint32_t *) addr, __ATOMIC_SEQ_CST) \
                     != val) == differ)
   if (WORD_OK ())
-    return;			/* no clock reading: it may be a system call */
-  long long limit = dirplus_usec_now () + spin;
-  for (int i = 1; !WORD_OK (); i++)
-    {
-#if defined __x86_64__ || defined __i386__
-      __builtin_ia32_pause ();
-#endif
-      if (i % 64 == 0 && limit < dirplus_usec_now ())
-        break;
-    }
+    return;
+  dirplus_spin_while (addr, val, differ, spin);
   while (!WORD_OK ())
     {
       uint32_t cur = __atomic_load_n ((uint32_t *) addr, __ATOMIC_SEQ_CST);
@@ -179,16 +171,19 @@ helper_main (void *arg)
 }
 
 /** The number of runnable threads on the machine now (the fourth field
-    of /proc/loadavg, the caller included), or -1.  */
+    of /proc/loadavg, the caller included), or -1.  The file stays open
+    (one pread per sample after the first).  */
 static int
 runnable_now (void)
 {
-  int fd = open ("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  static int fd = -2;
+  if (fd == -2)
+    fd = dirplus_fd_above_stdio (open ("/proc/loadavg",
+                                       O_RDONLY | O_CLOEXEC));
   if (fd < 0)
     return -1;
   char buf[128];
-  ssize_t n = read (fd, buf, sizeof buf - 1);
-  close (fd);
+  ssize_t n = pread (fd, buf, sizeof buf - 1, 0);
   if (n <= 0)
     return -1;
   buf[n] = '\0';
@@ -200,14 +195,23 @@ runnable_now (void)
   return running;
 }
 
+/* A "not now" of dirplus_spare_cpus is asked again every SPARE_RECHECK
+   calls: one sample can catch a task that runs for a moment (the shell
+   that started ls, before it waits for it; a kernel worker): about one
+   start in twenty here.  */
+enum { SPARE_RECHECK = 8 };
+
 /** How many helper threads may run beside the caller, each on a CPU of
-    its own (see dirplus-impl.h); decided once per process.  */
+    its own (see dirplus-impl.h).  */
 int
 dirplus_spare_cpus (bool *forced)
 {
-  static int spare = -1;
+  static int spare = -2;	/* -2: not asked yet */
   static bool force;
-  if (spare < 0)
+  static long ncpu;
+  static unsigned int asks;
+  bool first = spare == -2;
+  if (first)
     {
       /* LSPLUS_THREADS=0: none; 1: one less than the CPUs this process
          may run on (sched_getaffinity: taskset, cpusets) -- pinned to
@@ -218,23 +222,28 @@ dirplus_spare_cpus (bool *forced)
          kept the helper off with a CPU idle.  */
       const char *env = getenv ("LSPLUS_THREADS");
       force = env && *env && *env != '0';
-      long ncpu = num_processors (NPROC_CURRENT);
-      if ((env && *env == '0') || ncpu < 2)
-        spare = 0;
-      else if (force)
-        spare = ncpu - 1;
-      else
-        {
-          int running = runnable_now ();
-          double load;
-          if (running < 0)
-            running = (getloadavg (&load, 1) == 1 ? (int) (load + 1.5)
-                       : (int) ncpu);
-          spare = running < ncpu ? ncpu - running : 0;
-        }
+      ncpu = num_processors (NPROC_CURRENT);
+      spare = ((env && *env == '0') || ncpu < 2 ? -1
+               : force ? ncpu - 1 : 0);
     }
   *forced = force;
-  return spare;
+  /* The first sample is paid with the thread's start; a new one (a
+     pread) from the budget.  */
+  if (spare == 0
+      && (first || (SPARE_RECHECK <= ++asks && dirplus_budget_take (1))))
+    {
+      asks = 0;
+      int running = runnable_now ();
+      double load;
+      if (running < 0)
+        running = (getloadavg (&load, 1) == 1 ? (int) (load + 1.5)
+                   : (int) ncpu);
+      if (running < ncpu)
+        spare = ncpu - running;
+    }
+  else if (SPARE_RECHECK <= asks)
+    asks = 0;
+  return spare < 0 ? 0 : spare;
 }
 
 /** Start the helper thread once, if it is wanted and possible.  */
@@ -243,14 +252,12 @@ helper_ready (void)
 {
   if (share.state)
     return share.state > 0;
-  /* When a CPU is spare (dirplus_spare_cpus) -- on a busy machine the
-     helper only adds switches -- and, unless LSPLUS_THREADS=1 forces it,
-     the budget pays for it (else asked again at the next big batch).  */
+  /* When a CPU is spare (dirplus_spare_cpus, asked again at later big
+     batches while it says no) -- on a busy machine the helper only adds
+     switches -- and, unless LSPLUS_THREADS=1 forces it, the budget pays
+     for it (else asked again at the next big batch).  */
   if (dirplus_spare_cpus (&share.forced) < 1)
-    {
-      share.state = -1;
-      return false;
-    }
+    return false;
   if (!share.forced && !dirplus_budget_take (HELPER_COST))
     return false;
   share.state = -1;

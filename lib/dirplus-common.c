@@ -71,6 +71,55 @@ dirplus_usec_now (void)
   return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
+/** One step of a busy wait: the CPU's pause hint where it has one.  */
+static inline void
+cpu_relax (void)
+{
+#if defined __x86_64__ || defined __i386__
+  __builtin_ia32_pause ();
+#elif defined __aarch64__
+  __asm__ volatile ("yield" ::: "memory");
+#else
+  __asm__ volatile ("" ::: "memory");
+#endif
+}
+
+/** Busy-wait steps per microsecond here, measured once (two clock
+    readings): a spin counts steps, not clock readings, which are system
+    calls where the clock has no vDSO (a QEMU TCG guest), hundreds per
+    spin.  A measurement slowed down (preempted) only makes spins
+    shorter.  */
+static long
+steps_per_usec (void)
+{
+  static long rate;
+  long r = __atomic_load_n (&rate, __ATOMIC_RELAXED);
+  if (r == 0)
+    {
+      enum { STEPS = 4096 };
+      long long t0 = dirplus_usec_now ();
+      for (int i = 0; i < STEPS; i++)
+        cpu_relax ();
+      long long us = dirplus_usec_now () - t0;
+      r = us <= 0 ? STEPS : STEPS / us < 1 ? 1 : STEPS / us;
+      __atomic_store_n (&rate, r, __ATOMIC_RELAXED);
+    }
+  return r;
+}
+
+/** Spin for about USEC microseconds at most while the word at ADDR
+    holds VAL (EQUAL) or anything else (!EQUAL).  */
+void
+dirplus_spin_while (const unsigned int *addr, unsigned int val, bool equal,
+                    int usec)
+{
+  long steps = usec * steps_per_usec ();
+  for (long i = 0;
+       i < steps && (__atomic_load_n (addr, __ATOMIC_ACQUIRE) == val) == equal;
+       i++)
+    cpu_relax ();
+}
+
 /** The number environment variable NAME gives (see dirplus-impl.h).  */
 long
 dirplus_env_number (const char *name, long lo, long hi, long dflt)

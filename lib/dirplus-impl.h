@@ -420,9 +420,15 @@ extern struct dirplus_stats dirplus_counters;
 /* dirplus-common.c: move FD above 0..2 (a long-lived fd must not take a
    closed stdout's number): the new fd, or -1 with errno.  */
 int dirplus_fd_above_stdio (int fd);
-/* dirplus-common.c: microseconds on the monotonic clock (no system
-   call).  */
+/* dirplus-common.c: microseconds on the monotonic clock (a system call
+   where the clock has no vDSO: QEMU TCG guests).  */
 long long dirplus_usec_now (void);
+/* dirplus-common.c: spin for about USEC microseconds at most while the
+   word at ADDR holds VAL (EQUAL) or anything else (!EQUAL), counting
+   busy-wait steps (the clock is read twice per process, to measure
+   them).  */
+void dirplus_spin_while (const unsigned int *addr, unsigned int val,
+                         bool equal, int usec);
 /* dirplus-common.c: the number environment variable NAME gives, in
    LO..HI (LO >= 0); DFLT when it is unset or empty; -1 when it is set to
    anything else (the library's LSPLUS_* numbers, checked up front by

@@ -8,6 +8,7 @@
 #     calls at most GNU's, and a thread did open directories of the tree
 #     (the read-ahead ran: the bounds are not vacuous);
 #   LSPLUS_THREADS=0, or pinned to one CPU (taskset -c 0): no thread;
+#   unset, with both CPUs busy: no thread;
 #   a cold local tree (LSPLUS_COLD_USEC=0 takes every directory for cold)
 #     starts at most LSPLUS_COLD_THREADS' default of 4 threads.  A
 #     regression test: when the budget paid for another thread (a big
@@ -30,7 +31,8 @@ PER_DIR=10
 N=$((GROUPS_ * PER_GROUP * (PER_DIR + 1) + GROUPS_))	# listed entries
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/syscalls-ls-lR-warm.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+busy=
+trap 'test -z "$busy" || kill $busy 2>/dev/null; rm -rf "$tmp"' EXIT
 for g in $(seq -w 1 $GROUPS_); do
   for d in $(seq -w 1 $PER_GROUP); do
     mkdir -p "$tmp/tree/g$g/d$d" || exit 99
@@ -89,6 +91,21 @@ test "$n" -eq 0 || fail "LSPLUS_THREADS=0: $n threads started"
 LSPLUS_THREADS=1 trace_counts "$tmp/pin" taskset -c 0 "$LS" -lR "$tmp/tree"
 n=$(count "$tmp/pin" clone clone3)
 test "$n" -eq 0 || fail "LSPLUS_THREADS=1, taskset -c 0: $n threads started"
+
+# Both CPUs busy with other work (two busy loops on the two CPUs ls may
+# use): by default no thread starts, whatever else runs on the machine.
+for cpu in 0 1; do
+  taskset -c $cpu sh -c 'while :; do :; done' &
+  busy="$busy $!"
+done
+sleep 1
+trace_counts "$tmp/busy" taskset -c 0,1 "$LS" -lR "$tmp/tree"
+kill $busy
+wait 2>/dev/null
+busy=
+n=$(count "$tmp/busy" clone clone3)
+echo "default, both CPUs busy: $n threads started"
+test "$n" -eq 0 || fail "default, both CPUs busy: $n threads started"
 
 # Cold (every directory taken for cold): the cold read-ahead's 4 threads,
 # however much the budget holds (a big directory earns it; the batch
