@@ -630,7 +630,9 @@ ahead_enabled (void)
 static int
 warm_threads (void)
 {
-  if (ah.warm_threads < 0)
+  /* None now: asked again (dirplus_spare_cpus samples anew every few
+     asks).  */
+  if (ah.warm_threads <= 0)
     {
       bool forced;
       int n = dirplus_spare_cpus (&forced);
