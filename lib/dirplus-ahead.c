@@ -635,7 +635,7 @@ warm_threads (void)
   if (ah.warm_threads <= 0)
     {
       bool forced;
-      int n = dirplus_spare_cpus (&forced);
+      int n = dirplus_spare_cpus (&forced, AHEAD_THREAD_COST);
       ah.warm_threads = n < AHEAD_WARM_THREADS ? n : AHEAD_WARM_THREADS;
     }
   return ah.warm_threads;

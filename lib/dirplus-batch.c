@@ -202,16 +202,15 @@ runnable_now (void)
 enum { SPARE_RECHECK = 8 };
 
 /** How many helper threads may run beside the caller, each on a CPU of
-    its own (see dirplus-impl.h).  */
+    its own, for a thread that costs NEED calls (see dirplus-impl.h).  */
 int
-dirplus_spare_cpus (bool *forced)
+dirplus_spare_cpus (bool *forced, long need)
 {
   static int spare = -2;	/* -2: not asked yet */
   static bool force;
   static long ncpu;
   static unsigned int asks;
-  bool first = spare == -2;
-  if (first)
+  if (spare == -2)
     {
       /* LSPLUS_THREADS=0: none; 1: one less than the CPUs this process
          may run on (sched_getaffinity: taskset, cpusets) -- pinned to
@@ -222,27 +221,38 @@ dirplus_spare_cpus (bool *forced)
          kept the helper off with a CPU idle.  */
       const char *env = getenv ("LSPLUS_THREADS");
       force = env && *env && *env != '0';
-      ncpu = num_processors (NPROC_CURRENT);
-      spare = ((env && *env == '0') || ncpu < 2 ? -1
-               : force ? ncpu - 1 : 0);
+      spare = env && *env == '0' ? -1 : 0;
+      asks = SPARE_RECHECK;	/* sample at the first ask */
     }
   *forced = force;
-  /* The first sample is paid with the thread's start; a new one (a
-     pread) from the budget.  */
-  if (spare == 0
-      && (first || (SPARE_RECHECK <= ++asks && dirplus_budget_take (1))))
+  /* A sample costs its calls (the CPU count, the file's open and read
+     the first time, a pread after that), paid from the budget unless
+     forced, and only when the budget also holds the thread's NEED: a
+     tree too small to pay for a thread does not look.  */
+  if (spare == 0 && SPARE_RECHECK <= ++asks)
     {
+      long cost = ncpu ? 1 : 3;
+      if (!force && (dirplus_budget_left () < need + cost
+                     || !dirplus_budget_take (cost)))
+        return 0;		/* asked again at the next ask */
       asks = 0;
-      int running = runnable_now ();
-      double load;
-      if (running < 0)
-        running = (getloadavg (&load, 1) == 1 ? (int) (load + 1.5)
-                   : (int) ncpu);
-      if (running < ncpu)
-        spare = ncpu - running;
+      if (!ncpu)
+        ncpu = num_processors (NPROC_CURRENT);
+      if (ncpu < 2)
+        spare = -1;
+      else if (force)
+        spare = ncpu - 1;
+      else
+        {
+          int running = runnable_now ();
+          double load;
+          if (running < 0)
+            running = (getloadavg (&load, 1) == 1 ? (int) (load + 1.5)
+                       : (int) ncpu);
+          if (running < ncpu)
+            spare = ncpu - running;
+        }
     }
-  else if (SPARE_RECHECK <= asks)
-    asks = 0;
   return spare < 0 ? 0 : spare;
 }
 
@@ -256,7 +266,7 @@ helper_ready (void)
      batches while it says no) -- on a busy machine the helper only adds
      switches -- and, unless LSPLUS_THREADS=1 forces it, the budget pays
      for it (else asked again at the next big batch).  */
-  if (dirplus_spare_cpus (&share.forced) < 1)
+  if (dirplus_spare_cpus (&share.forced, HELPER_COST) < 1)
     return false;
   if (!share.forced && !dirplus_budget_take (HELPER_COST))
     return false;

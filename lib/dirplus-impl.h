@@ -371,9 +371,10 @@ extern _Thread_local bool dirplus_pool_used;
 /* dirplus-batch.c: how many helper threads may run beside the caller,
    each on a CPU of its own: under LSPLUS_THREADS=1 (*FORCED) one less
    than the CPUs the process may run on, unset the CPUs with nothing
-   runnable now, 0 under LSPLUS_THREADS=0 or on one CPU.  Decided once
-   (reading /proc/loadavg).  */
-int dirplus_spare_cpus (bool *forced);
+   runnable now, 0 under LSPLUS_THREADS=0 or on one CPU.  Unless forced,
+   looked at (/proc/loadavg) only while the budget holds a thread's NEED
+   calls too, and a "none now" again every few asks.  */
+int dirplus_spare_cpus (bool *forced, long need);
 
 /* Directories read ahead (dirplus-ahead.c).  */
 struct ahead_batch;
