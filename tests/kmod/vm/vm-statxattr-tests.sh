@@ -268,11 +268,19 @@ tracefs() {
 	tracing_was=$(cat $T/tracing_on 2>/dev/null)
 	[ -d $T/events ]
 }
-# uring_trace OUT CMD...: the io_uring events of CMD in OUT.
+# uring_trace OUT CMD...: the io_uring events of CMD in OUT.  The
+# trace records no command names (options/record-cmd off): recording them
+# hooks sched_switch, and turning that on and off rewrites a jump in
+# __schedule, which every vCPU runs all the time; QEMU 7.2's
+# multi-threaded TCG can go on executing the int3 of that rewrite after
+# it is gone (tests/kmod/FINDINGS.md), which panicked the debug kernel's
+# idle task once, right after this part.
 uring_trace() {
 	out=$1
 	shift
 	echo 0 >$T/tracing_on
+	record_cmd_was=$(cat $T/options/record-cmd 2>/dev/null)
+	echo 0 >$T/options/record-cmd 2>/dev/null
 	echo 8192 >$T/buffer_size_kb
 	echo >$T/trace
 	echo 1 >$T/events/io_uring/io_uring_submit_req/enable
@@ -284,6 +292,7 @@ uring_trace() {
 	echo 0 >$T/events/io_uring/io_uring_queue_async_work/enable
 	cat $T/trace >"$out"
 	echo >$T/trace
+	[ -z "$record_cmd_was" ] || echo "$record_cmd_was" >$T/options/record-cmd
 	echo "${tracing_was:-1}" >$T/tracing_on
 }
 n_sub() { grep 'io_uring_submit_req:' "$1" | grep -c "opcode $2"; }
