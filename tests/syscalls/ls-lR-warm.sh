@@ -58,6 +58,12 @@ cmp -s "$tmp/out.warm" "$tmp/out.gnu" ||
 # The threads sleep (futex) only when the other one kept them waiting
 # for long: a host busy with other work (tests run two at a time) can
 # make that happen more, never less, so the best of three runs counts.
+# A sanitizer's runtime slows every call down and makes futex calls of
+# its own (its allocator's locks, taken by both threads: strace -k shows
+# them): 87-209 in all here under ASan+UBSan, so there the bound is not
+# checked.
+SAN=
+ldd "$LS" 2>/dev/null | grep -Eq 'lib(a|ub|t|l)san' && SAN=1
 for try in 1 2 3; do
   LSPLUS_THREADS=1 trace_counts "$tmp/warm" taskset -c 0,1 "$LS" -lR \
     "$tmp/tree" ||
@@ -66,11 +72,15 @@ for try in 1 2 3; do
   threads=$(count "$tmp/warm" clone clone3 futex)
   echo "ls -lR, $N entries: GNU $gnu calls; LSPLUS_THREADS=1 $warm calls," \
     "$threads of them clone3/futex"
-  test $((threads * 100)) -lt "$N" && test "$warm" -le "$gnu" && break
+  { test -n "$SAN" || test $((threads * 100)) -lt "$N"; } &&
+    test "$warm" -le "$gnu" && break
 done
 test "$warm" -le "$gnu" || fail "$warm calls, more than GNU's $gnu"
-test $((threads * 100)) -lt "$N" ||
+if test -n "$SAN"; then
+  echo "(sanitizer runtime linked in: clone3/futex not bounded)"
+elif test $((threads * 100)) -ge "$N"; then
   fail "$threads clone3/futex calls for $N entries (0.01 per entry or more)"
+fi
 
 # Who opened the tree's directories: a thread other than ls's own
 # (strace -f prefixes each line with the caller's thread id).
