@@ -202,7 +202,10 @@ runnable_now (void)
 enum { SPARE_RECHECK = 8 };
 
 /** How many helper threads may run beside the caller, each on a CPU of
-    its own, for a thread that costs NEED calls (see dirplus-impl.h).  */
+    its own, for a thread that costs NEED calls (see dirplus-impl.h).
+    Called from ls's own thread only (helper_ready and the read-ahead's
+    hints; the read-ahead's threads share no batch): its state needs no
+    lock.  */
 int
 dirplus_spare_cpus (bool *forced, long need)
 {
