@@ -187,10 +187,8 @@ runnable_now (void)
   if (n <= 0)
     return -1;
   buf[n] = '\0';
-  double l1, l5, l15;
   int running;
-  if (sscanf (buf, "%lf %lf %lf %d/", &l1, &l5, &l15, &running) != 4
-      || running < 1)
+  if (sscanf (buf, "%*f %*f %*f %d/", &running) != 1 || running < 1)
     return -1;
   return running;
 }
@@ -219,9 +217,10 @@ dirplus_spare_cpus (bool *forced, long need)
          may run on (sched_getaffinity: taskset, cpusets) -- pinned to
          one, a helper would only take turns with the caller; unset: the
          CPUs with nothing runnable now.  The runnable count says "now";
-         the 1-minute load average (the fallback) also counts the ls
-         that ran just before, so that anything running ls in a loop
-         kept the helper off with a CPU idle.  */
+         the 1-minute load average also counts the ls that ran just
+         before, so that anything running ls in a loop kept the helper
+         off with a CPU idle (and glibc's getloadavg reads the same
+         file: it is no fallback).  */
       const char *env = getenv ("LSPLUS_THREADS");
       force = env && *env && *env != '0';
       spare = env && *env == '0' ? -1 : 0;
@@ -247,12 +246,9 @@ dirplus_spare_cpus (bool *forced, long need)
         spare = ncpu - 1;
       else
         {
+          /* Unreadable (no /proc): taken for busy.  */
           int running = runnable_now ();
-          double load;
-          if (running < 0)
-            running = (getloadavg (&load, 1) == 1 ? (int) (load + 1.5)
-                       : (int) ncpu);
-          if (running < ncpu)
+          if (0 < running && running < ncpu)
             spare = ncpu - running;
         }
     }
